@@ -1,0 +1,38 @@
+# Catan Arena — every command sets itself up first (a virtualenv in .venv).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup play test lint typecheck pytest bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip==26.3
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+## The main job: a batch of games among the built-in bots, with a progress bar.
+play: setup
+	$(VENV)/bin/catan-arena play random random random random --games 200 --seed 1
+
+## Lint, type-check and run the whole test suite (what CI runs).
+test: lint typecheck pytest
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check engine bots arena_cli tests benchmarks
+
+typecheck: setup
+	$(VENV)/bin/mypy --strict engine
+
+pytest: setup
+	$(PY) -m pytest -n 2 -q
+
+bench: setup
+	$(VENV)/bin/catan-arena bench
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The ``catan-arena`` command line."""

@@ -1,0 +1,51 @@
+"""``catan-arena replay FILE``: re-simulate a replay, check it reproduces, summarise."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from engine.errors import ReplayError
+from engine.replay import Replay, verify
+
+
+def run_replay(file: str) -> int:
+    path = Path(file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"error: cannot read {file}: {exc.__class__.__name__}: {exc}")
+        return 1
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"error: {file} is not valid JSON (truncated?): {exc.msg} at line {exc.lineno}")
+        return 1
+    try:
+        replay = Replay.from_dict(data)
+        game = verify(replay)
+    except ReplayError as exc:
+        _fail(f"error: {file}: {exc}")
+        return 1
+    outcome = game.outcome
+    console = Console()
+    names = {s.get("seat"): s.get("name", "?") for s in replay.seats}
+    console.print(f"{file}: reproduces ({len(replay.steps)} steps, seed {replay.seed})")
+    if outcome is None:
+        console.print("game unfinished")
+        return 0
+    console.print(f"ended by {outcome.termination.label} after {outcome.turns} turns")
+    for seat, (points, place) in enumerate(zip(outcome.points, outcome.placings, strict=True)):
+        mark = " winner" if outcome.winner == seat else ""
+        console.print(
+            f"  seat {seat} {names.get(seat, '?'):>12}: {points} points, place {place}{mark}"
+        )
+    return 0
+
+
+def _fail(message: str) -> None:
+    """One line on stderr, never wrapped."""
+    sys.stderr.write(" ".join(message.split()) + "\n")

@@ -1,0 +1,54 @@
+"""Find a player class by built-in name or by the path of a bot file."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+from pathlib import Path
+
+from bots.builtin.random_bot import RandomPlayer
+from bots.player import Player
+
+BUILTINS: dict[str, type[Player]] = {"random": RandomPlayer}
+
+
+class BotLoadError(Exception):
+    """A bot could not be found or loaded; the message says why in plain words."""
+
+
+def load_player_class(spec: str) -> type[Player]:
+    """``spec`` is a built-in name (``random``) or a path to a ``.py`` bot file that
+    defines exactly one :class:`Player` subclass."""
+    if spec in BUILTINS:
+        return BUILTINS[spec]
+    path = Path(spec)
+    if path.suffix != ".py":
+        names = ", ".join(sorted(BUILTINS))
+        raise BotLoadError(f"unknown bot {spec!r}: use a built-in ({names}) or a .py file")
+    if not path.is_file():
+        raise BotLoadError(f"bot file {spec!r} does not exist")
+    module_name = f"catan_bot_{abs(hash(path.resolve()))}"
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise BotLoadError(f"cannot load {spec!r} as a Python module")
+    module = importlib.util.module_from_spec(loader_spec)
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as exc:
+        raise BotLoadError(
+            f"{spec}: importing the bot failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    found = [
+        obj
+        for obj in vars(module).values()
+        if inspect.isclass(obj)
+        and issubclass(obj, Player)
+        and obj is not Player
+        and obj.__module__ == module.__name__
+        and not inspect.isabstract(obj)
+    ]
+    if len(found) != 1:
+        raise BotLoadError(
+            f"{spec}: a bot file must define exactly one Player subclass, found {len(found)}"
+        )
+    return found[0]

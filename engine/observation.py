@@ -1,0 +1,244 @@
+"""What one seat may know: its own cards plus everything public.
+
+:func:`observe` builds an :class:`Observation` for a seat (or, with ``seat=None``, for a
+spectator: no private cards). It never exposes another seat's hand, development cards,
+the deck order or the random generator. A stolen card's kind is shown only to the thief
+and the victim; a bought development card only to its buyer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from engine import actions as A
+from engine.actions import Action
+from engine.board.layouts import BoardLayout
+from engine.config import RulesConfig
+from engine.phases import Phase
+from engine.state import GameState, Step
+from engine.types import DevCard, Resource, bag_to_dict
+
+OBSERVATION_VERSION = 1
+
+
+def visible_outcome(step: Step, viewer: int | None) -> Any:
+    """The chance outcome of ``step`` as ``viewer`` may see it (None = spectator,
+    -1 = all-seeing)."""
+    seat, action, outcome = step
+    if outcome is None or viewer == -1:
+        return outcome
+    if isinstance(action, A.BuyDevCard):
+        return outcome if viewer == seat else None
+    if isinstance(action, A.MoveRobber):
+        return outcome if viewer in (seat, action.victim) else None
+    return outcome
+
+
+def outcome_to_json(action: Action, outcome: Any) -> Any:
+    if outcome is None:
+        return None
+    if isinstance(action, A.BuyDevCard):
+        return DevCard(outcome).label
+    if isinstance(action, A.MoveRobber):
+        return Resource(outcome).label
+    return list(outcome)
+
+
+class History(Sequence[Step]):
+    """A read-only view of the first ``length`` steps, masked for ``viewer``."""
+
+    __slots__ = ("_length", "_steps", "_viewer")
+
+    def __init__(self, steps: list[Step], length: int, viewer: int | None) -> None:
+        self._steps, self._length, self._viewer = steps, length, viewer
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Step]: ...
+    def __getitem__(self, index: int | slice) -> Step | Sequence[Step]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("history index out of range")
+        step = self._steps[index]
+        return (step[0], step[1], visible_outcome(step, self._viewer))
+
+    def __iter__(self) -> Iterator[Step]:
+        for i in range(self._length):
+            yield self[i]
+
+    def to_list(self, start: int = 0) -> list[dict[str, Any]]:
+        return [
+            {"seat": seat, "action": action.to_dict(), "outcome": outcome_to_json(action, out)}
+            for seat, action, out in self[start:]
+        ]
+
+
+class Observation:
+    """A snapshot of the game as one seat (or a spectator, ``seat is None``) sees it."""
+
+    __slots__ = (
+        "bank", "board", "cities_left", "config", "current", "decider", "deck_size",
+        "dev_cards", "dev_cards_new", "dev_counts", "dev_played", "dice", "edge_owner",
+        "hand", "history", "knights", "largest_army", "legal_actions", "longest_road",
+        "node_kind", "node_owner", "offer", "offers_made", "phase", "resource_counts",
+        "responses", "road_lengths", "roads_left", "robber", "rolled", "seat",
+        "settlements_left", "to_discard", "turn", "visible_points",
+    )  # fmt: skip
+
+    seat: int | None
+    config: RulesConfig
+    board: BoardLayout
+    phase: Phase
+    turn: int
+    current: int
+    """Seat whose turn it is."""
+    decider: int
+    """Seat that must decide now."""
+    hand: tuple[int, ...] | None
+    dev_cards: tuple[int, ...] | None
+    """Own unplayed development cards by kind (victory point cards included)."""
+    dev_cards_new: tuple[int, ...] | None
+    """Own cards bought this turn (not playable until next turn)."""
+    node_owner: tuple[int, ...]
+    node_kind: tuple[int, ...]
+    edge_owner: tuple[int, ...]
+    robber: int
+    resource_counts: tuple[int, ...]
+    dev_counts: tuple[int, ...]
+    knights: tuple[int, ...]
+    visible_points: tuple[int, ...]
+    road_lengths: tuple[int, ...]
+    roads_left: tuple[int, ...]
+    settlements_left: tuple[int, ...]
+    cities_left: tuple[int, ...]
+    longest_road: int | None
+    largest_army: int | None
+    bank: tuple[int, ...]
+    deck_size: int
+    dice: tuple[int, int] | None
+    rolled: bool
+    dev_played: bool
+    to_discard: tuple[int, ...]
+    offer: tuple[tuple[int, ...], tuple[int, ...]] | None
+    responses: tuple[Any, ...]
+    offers_made: int
+    legal_actions: tuple[Action, ...]
+    history: History
+
+    def points(self) -> int | None:
+        """Own total points, hidden victory point cards included."""
+        if self.seat is None or self.dev_cards is None:
+            return None
+        return self.visible_points[self.seat] + self.dev_cards[4]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The documented JSON form (see docs/replay-format.md and the bot guide)."""
+        return {
+            "version": OBSERVATION_VERSION,
+            "seat": self.seat,
+            "phase": self.phase.label,
+            "turn": self.turn,
+            "current": self.current,
+            "decider": self.decider,
+            "hand": None if self.hand is None else bag_to_dict(self.hand),
+            "dev_cards": None if self.dev_cards is None else _devs(self.dev_cards),
+            "dev_cards_new": None if self.dev_cards_new is None else _devs(self.dev_cards_new),
+            "robber": self.robber,
+            "buildings": [
+                {"node": v, "seat": o, "kind": "city" if k == 2 else "settlement"}
+                for v, (o, k) in enumerate(zip(self.node_owner, self.node_kind, strict=True))
+                if o != -1
+            ],
+            "roads": [{"edge": e, "seat": o} for e, o in enumerate(self.edge_owner) if o != -1],
+            "players": [
+                {
+                    "seat": p,
+                    "resource_count": self.resource_counts[p],
+                    "dev_count": self.dev_counts[p],
+                    "knights": self.knights[p],
+                    "visible_points": self.visible_points[p],
+                    "road_length": self.road_lengths[p],
+                    "roads_left": self.roads_left[p],
+                    "settlements_left": self.settlements_left[p],
+                    "cities_left": self.cities_left[p],
+                    "to_discard": self.to_discard[p],
+                }
+                for p in range(len(self.resource_counts))
+            ],
+            "longest_road": self.longest_road,
+            "largest_army": self.largest_army,
+            "bank": bag_to_dict(self.bank),
+            "deck_size": self.deck_size,
+            "dice": None if self.dice is None else list(self.dice),
+            "rolled": self.rolled,
+            "dev_played": self.dev_played,
+            "offer": None
+            if self.offer is None
+            else {"give": bag_to_dict(self.offer[0]), "get": bag_to_dict(self.offer[1])},
+            "responses": [_response(r) for r in self.responses],
+            "offers_made": self.offers_made,
+            "legal_actions": [a.to_dict() for a in self.legal_actions],
+        }
+
+
+def _devs(counts: tuple[int, ...]) -> dict[str, int]:
+    return {DevCard(i).label: n for i, n in enumerate(counts) if n}
+
+
+def _response(answer: Any) -> Any:
+    if answer is None or isinstance(answer, str):
+        return answer
+    return {"counter": {"give": bag_to_dict(answer[0]), "get": bag_to_dict(answer[1])}}
+
+
+def observe(s: GameState, seat: int | None, legal: Sequence[Action] = ()) -> Observation:
+    """Build the observation of ``seat`` (None: spectator). ``legal`` is attached as
+    the legal actions (pass them only when ``seat`` is the one deciding)."""
+    o = Observation.__new__(Observation)
+    o.seat = seat
+    o.config = s.config
+    o.board = s.board.layout
+    o.phase = s.phase
+    o.turn = s.turn
+    o.current = s.current
+    o.decider = s.decider
+    if seat is None:
+        o.hand = o.dev_cards = o.dev_cards_new = None
+    else:
+        o.hand = tuple(s.hands[seat])
+        o.dev_cards = tuple(s.devs[seat])
+        o.dev_cards_new = tuple(s.devs_new) if seat == s.current else (0, 0, 0, 0, 0)
+    o.node_owner = tuple(s.node_owner)
+    o.node_kind = tuple(s.node_kind)
+    o.edge_owner = tuple(s.edge_owner)
+    o.robber = s.robber
+    o.resource_counts = tuple(map(sum, s.hands))
+    o.dev_counts = tuple(map(sum, s.devs))
+    o.knights = tuple(s.knights)
+    o.visible_points = tuple(s.public_vp)
+    o.road_lengths = tuple(s.road_len)
+    o.roads_left = tuple(s.roads_left)
+    o.settlements_left = tuple(s.settlements_left)
+    o.cities_left = tuple(s.cities_left)
+    o.longest_road = None if s.longest_road < 0 else s.longest_road
+    o.largest_army = None if s.largest_army < 0 else s.largest_army
+    o.bank = tuple(s.bank)
+    o.deck_size = sum(s.deck)
+    o.dice = s.dice
+    o.rolled = s.rolled
+    o.dev_played = s.dev_played
+    o.to_discard = tuple(s.to_discard)
+    o.offer = s.offer
+    o.responses = tuple(s.responses)
+    o.offers_made = s.offers_made
+    o.legal_actions = tuple(legal)
+    o.history = History(s.steps, len(s.steps), seat)
+    return o

@@ -1,0 +1,1 @@
+"""The rules as plain functions over :class:`engine.state.GameState`."""

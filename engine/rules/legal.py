@@ -1,0 +1,187 @@
+"""Legal-action enumeration, dispatched on the phase.
+
+The list is complete for every action kind except domestic trade offers: there, the list
+holds the one-for-one offers, and any other well-formed offer is legal too (see
+``engine.rules.trade.offer_problem``). Order is canonical (stable across runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import actions as A
+from engine.actions import Action
+from engine.phases import Phase
+from engine.rules.trade import can_trade_now
+from engine.state import GameState
+
+LegalFn = Callable[[GameState], list[Action]]
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """Every legal action for ``s.decider`` now (empty when the game is over)."""
+    return _BY_PHASE[s.phase](s)
+
+
+def _setup_settlement(s: GameState) -> list[Action]:
+    owner, blocked, table = s.node_owner, s.blocked, A.SETTLEMENTS
+    return [table[v] for v in range(len(owner)) if owner[v] == -1 and not blocked[v]]
+
+
+def _setup_road(s: GameState) -> list[Action]:
+    edge_owner, table = s.edge_owner, A.ROADS
+    return [table[e] for e in s.board.node_edges[s.setup_node] if edge_owner[e] == -1]
+
+
+def _dev_plays(s: GameState, out: list[Action]) -> None:
+    if s.dev_played:
+        return
+    p = s.current
+    mine, new = s.devs[p], s.devs_new
+    if mine[0] > new[0]:
+        out.append(A.KNIGHT)
+    if mine[1] > new[1] and s.roads_left[p] and s.buildable[p]:
+        out.append(A.ROAD_BUILDING)
+    if mine[2] > new[2]:
+        bank = s.bank
+        for a in range(5):
+            if bank[a]:
+                row = A.PLENTY[a]
+                if bank[a] >= 2:
+                    out.append(row[a])
+                for b in range(a + 1, 5):
+                    if bank[b]:
+                        out.append(row[b])
+    if mine[3] > new[3]:
+        out.extend(A.MONOPOLIES)
+
+
+def _roll(s: GameState) -> list[Action]:
+    out: list[Action] = [A.ROLL]
+    _dev_plays(s, out)
+    return out
+
+
+def _discard(s: GameState) -> list[Action]:
+    hand, table = s.hands[s.decider], A.DISCARDS
+    return [table[r] for r in range(5) if hand[r]]
+
+
+def robber_hexes(s: GameState) -> list[int]:
+    """Hexes the robber may move to (friendly robber: none touching a weak opponent;
+    if none is left, the desert, even if the robber is already there)."""
+    hexes = [h for h in range(s.board.num_hexes) if h != s.robber]
+    if not s.config.friendly_robber:
+        return hexes
+    weak = _weak_opponents(s)
+    owner, hex_nodes = s.node_owner, s.board.hex_nodes
+    allowed = [h for h in hexes if not any(owner[v] in weak for v in hex_nodes[h])]
+    return allowed or [s.board.desert]
+
+
+def _weak_opponents(s: GameState) -> set[int]:
+    return {p for p in range(s.n) if p != s.current and s.public_vp[p] <= 2}
+
+
+def robber_victims(s: GameState, hex_: int) -> list[int]:
+    """Opponents with a building on ``hex_`` and at least one card (friendly robber:
+    not those with 2 or fewer visible points)."""
+    me, owner, hands = s.current, s.node_owner, s.hands
+    weak = _weak_opponents(s) if s.config.friendly_robber else set()
+    victims = {owner[v] for v in s.board.hex_nodes[hex_]}
+    return sorted(p for p in victims if p not in (-1, me) and p not in weak and any(hands[p]))
+
+
+def _move_robber(s: GameState) -> list[Action]:
+    out: list[Action] = []
+    for h in robber_hexes(s):
+        row = A.ROBBER[h]
+        victims = robber_victims(s, h)
+        if victims:
+            out.extend(row[v + 1] for v in victims)
+        else:
+            out.append(row[0])
+    return out
+
+
+def _main(s: GameState) -> list[Action]:
+    p = s.current
+    hand = s.hands[p]
+    brick, lumber, wool, grain, ore = hand
+    out: list[Action] = []
+    if brick and lumber:
+        if s.roads_left[p]:
+            roads = A.ROADS
+            out.extend(roads[e] for e in sorted(s.buildable[p]))
+        if wool and grain and s.settlements_left[p]:
+            owner, blocked, table = s.node_owner, s.blocked, A.SETTLEMENTS
+            out.extend(
+                table[v] for v in sorted(s.road_nodes[p]) if owner[v] == -1 and not blocked[v]
+            )
+    if grain >= 2 and ore >= 3 and s.cities_left[p]:
+        owner, kind, cities = s.node_owner, s.node_kind, A.CITIES
+        out.extend(cities[v] for v in range(len(owner)) if owner[v] == p and kind[v] == 1)
+    if wool and grain and ore and any(s.deck):
+        out.append(A.BUY_DEV)
+    _dev_plays(s, out)
+    if can_trade_now(s):
+        bank, ratios = s.bank, s.ratios[p]
+        for g in range(5):
+            if hand[g] >= ratios[g]:
+                row = A.MARITIME[g]
+                out.extend(row[t] for t in range(5) if t != g and bank[t])
+        if (
+            s.config.domestic_trade
+            and s.offers_made < s.config.max_trade_offers_per_turn
+            and any(any(h) for q, h in enumerate(s.hands) if q != p)
+        ):
+            for g in range(5):
+                if hand[g]:
+                    offers = A.OFFERS_ONE_FOR_ONE[g]
+                    out.extend(offers[t] for t in range(5) if t != g)
+    out.append(A.END_TURN)
+    return out
+
+
+def _road_building(s: GameState) -> list[Action]:
+    roads = A.ROADS
+    return [roads[e] for e in sorted(s.buildable[s.current])]
+
+
+def _trade_response(s: GameState) -> list[Action]:
+    assert s.offer is not None
+    hand, wanted = s.hands[s.decider], s.offer[1]
+    if all(hand[r] >= wanted[r] for r in range(5)):
+        return [A.ACCEPT, A.REJECT]
+    return [A.REJECT]
+
+
+def _trade_confirm(s: GameState) -> list[Action]:
+    assert s.offer is not None
+    hand = s.hands[s.current]
+    out: list[Action] = []
+    for q, answer in enumerate(s.responses):
+        if answer == "accept" or (
+            isinstance(answer, tuple) and all(hand[r] >= answer[1][r] for r in range(5))
+        ):
+            out.append(A.CONFIRMS[q])
+    out.append(A.CANCEL)
+    return out
+
+
+def _game_over(s: GameState) -> list[Action]:
+    return []
+
+
+_BY_PHASE: dict[Phase, LegalFn] = {
+    Phase.SETUP_SETTLEMENT: _setup_settlement,
+    Phase.SETUP_ROAD: _setup_road,
+    Phase.ROLL: _roll,
+    Phase.DISCARD: _discard,
+    Phase.MOVE_ROBBER: _move_robber,
+    Phase.MAIN: _main,
+    Phase.ROAD_BUILDING: _road_building,
+    Phase.TRADE_RESPONSE: _trade_response,
+    Phase.TRADE_CONFIRM: _trade_confirm,
+    Phase.GAME_OVER: _game_over,
+}

@@ -1,0 +1,72 @@
+"""Road networks: where a road may go, and the length of each player's longest road."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.state import GameState
+
+
+def can_build_road_at(s: GameState, seat: int, edge: int) -> bool:
+    """Empty path touching the seat's building, or its road at an intersection that no
+    opponent has built on (an opponent's building cuts the network)."""
+    if s.edge_owner[edge] != -1:
+        return False
+    node_owner, edge_owner, node_edges = s.node_owner, s.edge_owner, s.board.node_edges
+    for node in s.board.edge_nodes[edge]:
+        owner = node_owner[node]
+        if owner == seat:
+            return True
+        if owner == -1:
+            for other in node_edges[node]:
+                if edge_owner[other] == seat:
+                    return True
+    return False
+
+
+def refresh_buildable(s: GameState, nodes: Iterable[int]) -> None:
+    """Recompute the cached buildable paths around ``nodes`` for every seat."""
+    node_edges = s.board.node_edges
+    edges = {e for node in nodes for e in node_edges[node]}
+    for seat in range(s.n):
+        cache = s.buildable[seat]
+        for e in edges:
+            if can_build_road_at(s, seat, e):
+                cache.add(e)
+            else:
+                cache.discard(e)
+
+
+def longest_road(s: GameState, seat: int) -> int:
+    """Length of the seat's longest simple trail of roads (no path used twice). The trail
+    may end at, but not pass through, an intersection holding an opponent's building."""
+    edges = s.road_edges[seat]
+    if len(edges) < 2:
+        return len(edges)
+    node_owner, edge_owner = s.node_owner, s.edge_owner
+    node_edges, edge_nodes = s.board.node_edges, s.board.edge_nodes
+
+    def extend(node: int, used: int) -> int:
+        owner = node_owner[node]
+        if owner != -1 and owner != seat and used:
+            return 0
+        best = 0
+        for e in node_edges[node]:
+            bit = 1 << e
+            if edge_owner[e] == seat and not used & bit:
+                a, b = edge_nodes[e]
+                length = 1 + extend(b if a == node else a, used | bit)
+                if length > best:
+                    best = length
+        return best
+
+    best = 0
+    for node in s.road_nodes[seat]:
+        # A longest trail starts at a dead end, a junction, or a cut point; starting from
+        # every node of the network is simple and cheap at this size.
+        length = extend(node, 0)
+        if length > best:
+            best = length
+            if best == len(edges):
+                break
+    return best
