@@ -126,11 +126,11 @@ class Game:
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal."""
+        if action in self.legal_actions():
+            return
         if not isinstance(action, Action):
             raise InvalidActionError(f"not an action: {action!r}")
         s = self.state
-        if action in self.legal_actions():
-            return
         if isinstance(action, (ProposeTrade, CounterTrade)) and self._trade_allowed(action):
             return
         raise IllegalActionError(f"seat {s.decider}: {action}: {explain_illegal(s, action)}")

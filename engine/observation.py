@@ -85,9 +85,9 @@ class Observation:
     """A snapshot of the game as one seat (or a spectator, ``seat is None``) sees it."""
 
     __slots__ = (
-        "bank", "board", "cities_left", "config", "current", "decider", "deck_size",
-        "dev_cards", "dev_cards_new", "dev_counts", "dev_played", "dice", "edge_owner",
-        "hand", "history", "knights", "largest_army", "legal_actions", "longest_road",
+        "_steps", "_steps_len", "bank", "board", "cities_left", "config", "current", "decider",
+        "deck_size", "dev_cards", "dev_cards_new", "dev_counts", "dev_played", "dice",
+        "edge_owner", "hand", "knights", "largest_army", "legal_actions", "longest_road",
         "node_kind", "node_owner", "offer", "offers_made", "phase", "resource_counts",
         "responses", "road_lengths", "roads_left", "robber", "rolled", "seat",
         "settlements_left", "to_discard", "turn", "visible_points",
@@ -131,7 +131,13 @@ class Observation:
     responses: tuple[Any, ...]
     offers_made: int
     legal_actions: tuple[Action, ...]
-    history: History
+    _steps: list[Step]
+    _steps_len: int
+
+    @property
+    def history(self) -> History:
+        """Every step so far, with chance outcomes masked for this seat."""
+        return History(self._steps, self._steps_len, self.seat)
 
     def points(self) -> int | None:
         """Own total points, hidden victory point cards included."""
@@ -216,9 +222,7 @@ def observe(s: GameState, seat: int | None, legal: Sequence[Action] = ()) -> Obs
         o.hand = tuple(s.hands[seat])
         o.dev_cards = tuple(s.devs[seat])
         o.dev_cards_new = tuple(s.devs_new) if seat == s.current else (0, 0, 0, 0, 0)
-    o.node_owner = tuple(s.node_owner)
-    o.node_kind = tuple(s.node_kind)
-    o.edge_owner = tuple(s.edge_owner)
+    o.node_owner, o.node_kind, o.edge_owner = s.view_of_board()
     o.robber = s.robber
     o.resource_counts = tuple(map(sum, s.hands))
     o.dev_counts = tuple(map(sum, s.devs))
@@ -240,5 +244,6 @@ def observe(s: GameState, seat: int | None, legal: Sequence[Action] = ()) -> Obs
     o.responses = tuple(s.responses)
     o.offers_made = s.offers_made
     o.legal_actions = tuple(legal)
-    o.history = History(s.steps, len(s.steps), seat)
+    o._steps = s.steps
+    o._steps_len = len(s.steps)
     return o

@@ -70,6 +70,7 @@ _COPY: Final[dict[str, str]] = {
     "responses": "list",
     "winner": "same",
     "termination": "same",
+    "board_view": "same",
     "rng": "rng",
     "steps": "list",
 }
@@ -139,6 +140,8 @@ class GameState:
     """Per seat: None (not yet asked/answered), "accept", "reject" or a counter (give, get)."""
     winner: int
     termination: Any
+    board_view: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
+    """Cached immutable (node_owner, node_kind, edge_owner); None after any build."""
     rng: random.Random
     steps: list[Step]
 
@@ -188,6 +191,7 @@ class GameState:
         s.responses = [None] * n
         s.winner = -1
         s.termination = None
+        s.board_view = None
         s.rng = rng
         s.steps = []
         return s
@@ -211,6 +215,14 @@ class GameState:
         return new
 
     # Small derived facts used by several rule modules.
+
+    def view_of_board(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Immutable (node_owner, node_kind, edge_owner), rebuilt only after a build."""
+        view = self.board_view
+        if view is None:
+            view = (tuple(self.node_owner), tuple(self.node_kind), tuple(self.edge_owner))
+            self.board_view = view
+        return view
 
     def total_vp(self, seat: int) -> int:
         return self.public_vp[seat] + self.devs[seat][4]

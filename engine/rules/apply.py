@@ -30,7 +30,8 @@ def apply_action(s: GameState, action: A.Action, forced: object = None) -> objec
     seat = s.decider
     outcome = _HANDLERS[type(action)](s, action, forced)
     s.steps.append((seat, action, outcome))
-    if s.phase is not Phase.GAME_OVER:
+    cur = s.current
+    if s.public_vp[cur] + s.devs[cur][4] >= s.config.vp_to_win and s.phase is not Phase.GAME_OVER:
         check_victory(s)
     return outcome
 
@@ -47,6 +48,7 @@ def _pay(s: GameState, seat: int, cost: Bag) -> None:
 
 
 def place_road(s: GameState, seat: int, edge: int) -> None:
+    s.board_view = None
     s.edge_owner[edge] = seat
     s.roads_left[seat] -= 1
     s.road_edges[seat].append(edge)
@@ -58,6 +60,7 @@ def place_road(s: GameState, seat: int, edge: int) -> None:
 
 def place_settlement(s: GameState, seat: int, node: int) -> None:
     board = s.board
+    s.board_view = None
     s.node_owner[node] = seat
     s.node_kind[node] = 1
     s.blocked[node] += 1
@@ -137,6 +140,7 @@ def _build_settlement(s: GameState, action: A.BuildSettlement, forced: object) -
 def _build_city(s: GameState, action: A.BuildCity, forced: object) -> None:
     seat = s.current
     _pay(s, seat, COST_CITY)
+    s.board_view = None
     s.node_kind[action.node] = 2
     s.settlements_left[seat] += 1
     s.cities_left[seat] -= 1

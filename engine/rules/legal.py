@@ -83,20 +83,34 @@ def _weak_opponents(s: GameState) -> set[int]:
     return {p for p in range(s.n) if p != s.current and s.public_vp[p] <= 2}
 
 
-def robber_victims(s: GameState, hex_: int) -> list[int]:
-    """Opponents with a building on ``hex_`` and at least one card (friendly robber:
-    not those with 2 or fewer visible points)."""
-    me, owner, hands = s.current, s.node_owner, s.hands
-    weak = _weak_opponents(s) if s.config.friendly_robber else set()
-    victims = {owner[v] for v in s.board.hex_nodes[hex_]}
-    return sorted(p for p in victims if p not in (-1, me) and p not in weak and any(hands[p]))
+def _robbable(s: GameState) -> list[bool]:
+    """Per seat: may the player on turn rob it (an opponent with cards; friendly robber:
+    with 3 or more visible points)?"""
+    me, friendly, vp = s.current, s.config.friendly_robber, s.public_vp
+    return [
+        p != me and any(hand) and not (friendly and vp[p] <= 2) for p, hand in enumerate(s.hands)
+    ]
+
+
+def robber_victims(s: GameState, hex_: int, robbable: list[bool] | None = None) -> list[int]:
+    """Opponents with a building on ``hex_`` that may be robbed, in seat order."""
+    if robbable is None:
+        robbable = _robbable(s)
+    owner = s.node_owner
+    mask = 0
+    for v in s.board.hex_nodes[hex_]:
+        o = owner[v]
+        if o >= 0 and robbable[o]:
+            mask |= 1 << o
+    return [p for p in range(s.n) if mask >> p & 1]
 
 
 def _move_robber(s: GameState) -> list[Action]:
     out: list[Action] = []
+    robbable = _robbable(s)
     for h in robber_hexes(s):
         row = A.ROBBER[h]
-        victims = robber_victims(s, h)
+        victims = robber_victims(s, h, robbable)
         if victims:
             out.extend(row[v + 1] for v in victims)
         else:

@@ -5,45 +5,39 @@ from __future__ import annotations
 from engine.state import GameState
 
 
-def produce(s: GameState, total: int) -> list[list[int]]:
-    """Pay out the production of ``total`` and return what each seat received.
+def produce(s: GameState, total: int) -> dict[int, dict[int, int]]:
+    """Pay out the production of ``total``; return what was paid, by resource and seat.
 
     Settlements yield 1, cities 2; the robber's hex yields nothing. If the bank cannot
     cover everyone's yield of a resource, nobody receives it, unless only one player is
     owed it: that player gets what is left.
     """
     board = s.board
-    owed = [[0] * 5 for _ in range(s.n)]
-    node_owner, node_kind, hex_resource = s.node_owner, s.node_kind, board.hex_resource
+    node_owner, node_kind, hex_resource, robber = (
+        s.node_owner,
+        s.node_kind,
+        board.hex_resource,
+        s.robber,
+    )
+    owed: dict[int, dict[int, int]] = {}
     for h in board.hexes_by_number[total]:
-        if h == s.robber:
+        if h == robber:
             continue
-        resource = hex_resource[h]
         for node in board.hex_nodes[h]:
             owner = node_owner[node]
             if owner != -1:
-                owed[owner][resource] += node_kind[node]
+                per_seat = owed.setdefault(hex_resource[h], {})
+                per_seat[owner] = per_seat.get(owner, 0) + node_kind[node]
     bank, hands = s.bank, s.hands
-    for r in range(5):
-        demand = 0
-        takers = 0
-        for seat in range(s.n):
-            if owed[seat][r]:
-                demand += owed[seat][r]
-                takers += 1
-        if not demand:
-            continue
-        if demand > bank[r]:
-            if takers > 1:
-                for seat in range(s.n):
-                    owed[seat][r] = 0
-                continue
-            for seat in range(s.n):
-                if owed[seat][r]:
-                    owed[seat][r] = bank[r]
-        for seat in range(s.n):
-            amount = owed[seat][r]
-            if amount:
-                hands[seat][r] += amount
-                bank[r] -= amount
-    return owed
+    paid: dict[int, dict[int, int]] = {}
+    for r, per_seat in owed.items():
+        if sum(per_seat.values()) > bank[r]:
+            if len(per_seat) > 1:
+                continue  # shortage affecting several players: nobody gets this resource
+            (seat,) = per_seat
+            per_seat = {seat: bank[r]}  # a single player owed: gets what is left
+        for seat, amount in per_seat.items():
+            hands[seat][r] += amount
+            bank[r] -= amount
+        paid[r] = per_seat
+    return paid

@@ -61,12 +61,47 @@ def longest_road(s: GameState, seat: int) -> int:
         return best
 
     best = 0
-    for node in s.road_nodes[seat]:
-        # A longest trail starts at a dead end, a junction, or a cut point; starting from
-        # every node of the network is simple and cheap at this size.
+    for node in _trail_starts(s, seat):
         length = extend(node, 0)
         if length > best:
             best = length
             if best == len(edges):
                 break
     return best
+
+
+def _trail_starts(s: GameState, seat: int) -> list[int]:
+    """Intersections where a longest trail can start: a maximal trail ends only where the
+    seat's road degree is not 2, or at an opponent's building, or (closed loop) anywhere on
+    a ring; so take those, plus one intersection of every ring with neither."""
+    node_owner, edge_owner = s.node_owner, s.edge_owner
+    node_edges, edge_nodes = s.board.node_edges, s.board.edge_nodes
+    nodes = s.road_nodes[seat]
+    starts = []
+    for node in nodes:
+        owner = node_owner[node]
+        degree = 0
+        for e in node_edges[node]:
+            if edge_owner[e] == seat:
+                degree += 1
+        if degree != 2 or (owner != -1 and owner != seat):
+            starts.append(node)
+    # Every connected piece of the network must contain a start.
+    reached: set[int] = set()
+    frontier = list(starts)
+    pending = sorted(nodes)
+    while True:
+        while frontier:
+            node = frontier.pop()
+            if node in reached:
+                continue
+            reached.add(node)
+            for e in node_edges[node]:
+                if edge_owner[e] == seat:
+                    a, b = edge_nodes[e]
+                    frontier.append(b if a == node else a)
+        missing = next((n for n in pending if n not in reached), None)
+        if missing is None:
+            return starts
+        starts.append(missing)
+        frontier.append(missing)
