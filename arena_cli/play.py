@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from arena_cli.output import error
 from bots.local import play_local_game, seeded_rng
 from bots.registry import BotLoadError, load_player_class
 from engine import BoardSetup, RulesConfig
@@ -34,15 +35,15 @@ class BotTally:
 def run_play(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     if len(args.bots) not in (3, 4):
-        err.print("[red]error:[/] give 3 or 4 bots")
+        error("give 3 or 4 bots")
         return 2
     if args.games < 1:
-        err.print("[red]error:[/] --games must be at least 1")
+        error("--games must be at least 1")
         return 2
     try:
         classes = [load_player_class(spec) for spec in args.bots]
     except BotLoadError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        error(str(exc))
         return 2
     options: dict[str, Any] = {"players": len(args.bots)}
     if args.no_trade:

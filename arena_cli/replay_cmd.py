@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from rich.console import Console
 
+from arena_cli.output import error
 from engine.errors import ReplayError
 from engine.replay import Replay, verify
 
@@ -17,18 +17,18 @@ def run_replay(file: str) -> int:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"error: cannot read {file}: {exc.__class__.__name__}: {exc}")
+        error(f"cannot read {file}: {exc.__class__.__name__}: {exc}")
         return 1
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        _fail(f"error: {file} is not valid JSON (truncated?): {exc.msg} at line {exc.lineno}")
+        error(f"{file} is not valid JSON (truncated?): {exc.msg} at line {exc.lineno}")
         return 1
     try:
         replay = Replay.from_dict(data)
         game = verify(replay)
     except ReplayError as exc:
-        _fail(f"error: {file}: {exc}")
+        error(f"{file}: {exc}")
         return 1
     outcome = game.outcome
     console = Console()
@@ -44,8 +44,3 @@ def run_replay(file: str) -> int:
             f"  seat {seat} {names.get(seat, '?'):>12}: {points} points, place {place}{mark}"
         )
     return 0
-
-
-def _fail(message: str) -> None:
-    """One line on stderr, never wrapped."""
-    sys.stderr.write(" ".join(message.split()) + "\n")

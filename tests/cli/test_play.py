@@ -1,0 +1,86 @@
+"""``catan-arena play``: summaries, determinism, replays, bot files and clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FIRST_ACTION_BOT = """
+from bots import Player
+
+
+class FirstLegal(Player):
+    def act(self, observation):
+        return observation.legal_actions[0]
+"""
+
+
+def _without_timings(summary: dict[str, Any]) -> dict[str, Any]:
+    """Decision times are measured, so they vary; everything else must be identical."""
+    bots = [{k: v for k, v in b.items() if not k.endswith("_ms")} for b in summary["bots"]]
+    return {**summary, "bots": bots}
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arena_cli.main", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def test_play_prints_a_summary_and_the_same_seed_gives_the_same_output(tmp_path: Path) -> None:
+    args = ("play", "random", "random", "random", "random", "--games", "4", "--seed", "5")
+    first = run_cli(*args, "--json", "--replays", str(tmp_path))
+    second = run_cli(*args, "--json")
+    assert first.returncode == 0, first.stderr
+    summary = json.loads(first.stdout.strip().splitlines()[-1])
+    again = json.loads(second.stdout.strip().splitlines()[-1])
+    assert _without_timings(summary) == _without_timings(again)
+    assert summary["games"] == 4
+    assert sum(bot["wins"] for bot in summary["bots"]) + summary["truncated"] == 4
+    assert all(bot["games"] == 4 for bot in summary["bots"])
+    assert "win rate" in first.stdout
+    replays = sorted(tmp_path.glob("*.json"))
+    assert [p.name for p in replays] == [f"game-{s}.json" for s in (5, 6, 7, 8)]
+    check = run_cli("replay", str(replays[0]))
+    assert check.returncode == 0, check.stderr
+
+
+def test_play_rotates_seats(tmp_path: Path) -> None:
+    bot = tmp_path / "first_legal.py"
+    bot.write_text(FIRST_ACTION_BOT)
+    result = run_cli(
+        "play", str(bot), "random", "random", "--games", "3", "--replays", str(tmp_path), "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    seats_of_bot = []
+    for seed in range(3):
+        data = json.loads((tmp_path / f"game-{seed}.json").read_text())
+        seats_of_bot.append(next(s["seat"] for s in data["seats"] if s["name"] == "first_legal"))
+    assert sorted(seats_of_bot) == [0, 1, 2]
+
+
+def test_play_explains_bad_bots(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def oops(:\n")
+    empty = tmp_path / "empty.py"
+    empty.write_text("x = 1\n")
+    for spec, needle in (
+        ("nosuchbot", "unknown bot 'nosuchbot'"),
+        (str(tmp_path / "missing.py"), "does not exist"),
+        (str(broken), "SyntaxError"),
+        (str(empty), "exactly one Player subclass, found 0"),
+    ):
+        result = run_cli("play", spec, "random", "random")
+        assert result.returncode == 2
+        assert needle in result.stderr
+        assert "Traceback" not in result.stderr
+    assert "give 3 or 4 bots" in run_cli("play", "random", "random").stderr
