@@ -122,6 +122,13 @@ class PlayYearOfPlenty(Action):
     second: Resource
     kind: ClassVar[str] = "play_year_of_plenty"
 
+    def __post_init__(self) -> None:
+        # The two picks are unordered: keep them sorted so equal choices compare equal.
+        if self.second < self.first:
+            first = self.first
+            object.__setattr__(self, "first", self.second)
+            object.__setattr__(self, "second", first)
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind, "resources": [self.first.label, self.second.label]}
 

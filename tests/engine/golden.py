@@ -29,7 +29,8 @@ GAMES: dict[str, tuple[RulesConfig, int]] = {
 
 def _board_lines(layout: BoardLayout) -> list[str]:
     hexes = " ".join(
-        f"{h}:{t.label}{n or ''}" for h, (t, n) in enumerate(zip(layout.terrains, layout.numbers))
+        f"{h}:{t.label}{n or ''}"
+        for h, (t, n) in enumerate(zip(layout.terrains, layout.numbers, strict=True))
     )
     harbors = " ".join("3:1" if r is None else f"2:1{r.label}" for r in layout.harbors)
     return [f"board {hexes}", f"harbors {harbors}"]

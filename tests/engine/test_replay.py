@@ -82,7 +82,7 @@ def test_tampered_action_is_rejected_naming_the_step() -> None:
     steps = data["steps"]
     assert isinstance(steps, list)
     steps[0]["action"] = {"type": "end_turn"}
-    with pytest.raises(ReplayError, match="step 0: .*end_turn is not allowed in phase"):
+    with pytest.raises(ReplayError, match=r"step 0: .*end_turn is not allowed in phase"):
         resimulate(Replay.from_dict(data))
 
 
