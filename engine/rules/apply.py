@@ -137,14 +137,19 @@ def _build_settlement(s: GameState, action: A.BuildSettlement, forced: object) -
     s.built = True
 
 
-def _build_city(s: GameState, action: A.BuildCity, forced: object) -> None:
-    seat = s.current
-    _pay(s, seat, COST_CITY)
+def place_city(s: GameState, seat: int, node: int) -> None:
+    """Upgrade ``seat``'s settlement on ``node``; the settlement returns to the supply."""
     s.board_view = None
-    s.node_kind[action.node] = 2
+    s.node_kind[node] = 2
     s.settlements_left[seat] += 1
     s.cities_left[seat] -= 1
     s.public_vp[seat] += 1
+
+
+def _build_city(s: GameState, action: A.BuildCity, forced: object) -> None:
+    seat = s.current
+    _pay(s, seat, COST_CITY)
+    place_city(s, seat, action.node)
     s.built = True
 
 

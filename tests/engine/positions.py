@@ -18,7 +18,7 @@ from typing import Any
 from engine import BoardSetup, Game, Phase, RulesConfig, Terrain
 from engine.board.layouts import BoardLayout, beginner_layout
 from engine.board.topology import Topology, standard_topology
-from engine.rules.apply import place_road, place_settlement
+from engine.rules.apply import place_city, place_road, place_settlement
 from engine.rules.scoring import update_largest_army
 from engine.state import GameState
 from engine.types import BANK_PER_RESOURCE, Bag
@@ -172,16 +172,13 @@ def put_settlement(game: Game, seat: int, node: int) -> None:
 
 
 def put_city(game: Game, seat: int, node: int) -> None:
-    """A city for ``seat``: a settlement, then upgraded exactly as ``BuildCity`` does
-    (the settlement piece goes back to the supply)."""
+    """A city for ``seat``: a settlement, then upgraded through ``place_city`` (the
+    settlement piece goes back to the supply)."""
     s = game.state
     if s.node_owner[node] == -1:
         place_settlement(s, seat, node)
     assert s.node_owner[node] == seat and s.node_kind[node] == 1
-    s.node_kind[node] = 2
-    s.settlements_left[seat] += 1
-    s.cities_left[seat] -= 1
-    s.public_vp[seat] += 1
+    place_city(s, seat, node)
     refresh(game)
 
 
