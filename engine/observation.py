@@ -85,12 +85,48 @@ class Observation:
     """A snapshot of the game as one seat (or a spectator, ``seat is None``) sees it."""
 
     __slots__ = (
-        "_steps", "_steps_len", "bank", "board", "cities_left", "config", "current", "decider",
-        "deck_size", "dev_cards", "dev_cards_new", "dev_counts", "dev_played", "dice",
-        "edge_owner", "hand", "knights", "largest_army", "legal_actions", "longest_road",
-        "node_kind", "node_owner", "offer", "offers_made", "phase", "resource_counts",
-        "responses", "road_lengths", "roads_left", "robber", "rolled", "seat",
-        "settlements_left", "to_discard", "turn", "visible_points",
+        "_steps",
+        "_steps_len",
+        "bank",
+        "board",
+        "built",
+        "cities_left",
+        "config",
+        "current",
+        "decider",
+        "deck_size",
+        "dev_cards",
+        "dev_cards_new",
+        "dev_counts",
+        "dev_played",
+        "dice",
+        "edge_owner",
+        "free_roads",
+        "hand",
+        "knights",
+        "largest_army",
+        "legal_actions",
+        "longest_road",
+        "node_kind",
+        "node_owner",
+        "offer",
+        "offers_made",
+        "phase",
+        "played_dev_cards",
+        "resource_counts",
+        "responses",
+        "resume_phase",
+        "road_lengths",
+        "roads_left",
+        "robber",
+        "rolled",
+        "seat",
+        "settlements_left",
+        "setup_index",
+        "setup_node",
+        "to_discard",
+        "turn",
+        "visible_points",
     )  # fmt: skip
 
     seat: int | None
@@ -127,6 +163,18 @@ class Observation:
     rolled: bool
     dev_played: bool
     to_discard: tuple[int, ...]
+    built: bool
+    """The player on turn has built this turn (matters with strict trade-then-build)."""
+    free_roads: int
+    """Free roads left to place from a Road Building card."""
+    resume_phase: Phase
+    """Phase the turn returns to after a robber move or Road Building."""
+    setup_index: int
+    """Placements made in the set-up phase (settlement + road = 1)."""
+    setup_node: int
+    """The settlement just placed in the set-up phase (its road must touch it)."""
+    played_dev_cards: tuple[int, ...]
+    """Development cards played so far by everyone, by kind (they are face up)."""
     offer: tuple[tuple[int, ...], tuple[int, ...]] | None
     responses: tuple[Any, ...]
     offers_made: int
@@ -191,6 +239,12 @@ class Observation:
             else {"give": bag_to_dict(self.offer[0]), "get": bag_to_dict(self.offer[1])},
             "responses": [_response(r) for r in self.responses],
             "offers_made": self.offers_made,
+            "built": self.built,
+            "free_roads": self.free_roads,
+            "resume_phase": self.resume_phase.label,
+            "setup_index": self.setup_index,
+            "setup_node": self.setup_node,
+            "played_dev_cards": _devs(self.played_dev_cards),
             "legal_actions": [a.to_dict() for a in self.legal_actions],
         }
 
@@ -240,6 +294,12 @@ def observe(s: GameState, seat: int | None, legal: Sequence[Action] = ()) -> Obs
     o.rolled = s.rolled
     o.dev_played = s.dev_played
     o.to_discard = tuple(s.to_discard)
+    o.built = s.built
+    o.free_roads = s.free_roads
+    o.resume_phase = s.resume_phase
+    o.setup_index = s.setup_index
+    o.setup_node = s.setup_node
+    o.played_dev_cards = tuple(s.played_devs)
     o.offer = s.offer
     o.responses = tuple(s.responses)
     o.offers_made = s.offers_made

@@ -41,6 +41,7 @@ _COPY: Final[dict[str, str]] = {
     "devs": "nested",
     "devs_new": "list",
     "knights": "list",
+    "played_devs": "list",
     "roads_left": "list",
     "settlements_left": "list",
     "cities_left": "list",
@@ -102,6 +103,8 @@ class GameState:
     devs_new: list[int]
     """Cards the player on turn bought this turn, by kind."""
     knights: list[int]
+    played_devs: list[int]
+    """Development cards played so far (face up, public), by kind, all seats together."""
     roads_left: list[int]
     settlements_left: list[int]
     cities_left: list[int]
@@ -162,6 +165,7 @@ class GameState:
         s.devs = [[0] * 5 for _ in range(n)]
         s.devs_new = [0] * 5
         s.knights = [0] * n
+        s.played_devs = [0] * 5
         s.roads_left = [ROADS_PER_PLAYER] * n
         s.settlements_left = [SETTLEMENTS_PER_PLAYER] * n
         s.cities_left = [CITIES_PER_PLAYER] * n

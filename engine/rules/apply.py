@@ -217,6 +217,7 @@ def _move_robber(s: GameState, action: A.MoveRobber, forced: object) -> int | No
 
 def _play_card(s: GameState, card: int) -> None:
     s.devs[s.current][card] -= 1
+    s.played_devs[card] += 1
     s.dev_played = True
     s.resume_phase = s.phase
 

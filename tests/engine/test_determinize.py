@@ -1,0 +1,45 @@
+"""Determinized states agree with the observation they were sampled from."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Game, RulesConfig
+from engine.determinize import determinize
+from engine.types import BANK_PER_RESOURCE
+
+
+def test_determinized_states_have_the_same_public_view_and_legal_actions() -> None:
+    checked = 0
+    for seed in range(40):
+        game = Game.new(RulesConfig(), seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.decider
+            obs = game.observe(seat)
+            if rng.random() < 0.03:
+                sampled = determinize(obs, random.Random(checked))
+                assert sampled.legal_actions() == game.legal_actions()
+                mine, theirs = obs.to_dict(), sampled.observe(seat).to_dict()
+                assert mine == theirs
+                s = sampled.state
+                for r in range(5):
+                    assert s.bank[r] + sum(h[r] for h in s.hands) == BANK_PER_RESOURCE
+                assert sum(s.deck) + sum(map(sum, s.devs)) + sum(s.played_devs) == 25
+                checked += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked > 500
+
+
+def test_determinization_varies_hidden_cards_only() -> None:
+    game = Game.new(RulesConfig(), 4)
+    rng = random.Random(4)
+    while game.state.turn < 40:
+        game.apply(rng.choice(game.legal_actions()))
+    obs = game.observe(game.decider)
+    samples = [determinize(obs, random.Random(i)).state for i in range(30)]
+    me = obs.seat
+    assert me is not None
+    assert all(s.hands[me] == game.state.hands[me] for s in samples)
+    hidden = {tuple(map(tuple, (h for p, h in enumerate(s.hands) if p != me))) for s in samples}
+    assert len(hidden) > 1, "opponents' hands should be resampled"
