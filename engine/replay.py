@@ -18,8 +18,7 @@ from engine.board.layouts import BoardLayout
 from engine.config import RulesConfig
 from engine.errors import ConfigError, EngineError, InvalidActionError, ReplayError
 from engine.game import Game
-from engine.observation import outcome_to_json
-from engine.types import DevCard, Resource
+from engine.observation import outcome_from_json, outcome_to_json
 
 FORMAT = "catan-arena-replay"
 SCHEMA_VERSION = 1
@@ -139,19 +138,10 @@ def record(game: Game, seats: tuple[dict[str, Any], ...] = (), **meta: Any) -> R
 
 
 def _forced(step: ReplayStep) -> object:
-    out = step.outcome
-    if out is None:
-        return None
     try:
-        if isinstance(out, str):
-            return (
-                int(DevCard.parse(out))
-                if out in {d.label for d in DevCard}
-                else int(Resource.parse(out))
-            )
-    except ValueError:
-        pass
-    return out
+        return outcome_from_json(step.action, step.outcome)
+    except ValueError as exc:
+        raise ReplayError(str(exc)) from None
 
 
 def iter_states(replay: Replay) -> Iterator[tuple[int, Game]]:
