@@ -14,7 +14,7 @@ from engine.errors import (
     ReplayError,
 )
 from engine.game import Game, Outcome
-from engine.observation import Observation
+from engine.observation import Clock, Observation
 from engine.phases import Phase, Termination
 from engine.types import DevCard, Resource, Terrain
 
@@ -24,6 +24,7 @@ __all__ = [
     "Action",
     "BoardLayout",
     "BoardSetup",
+    "Clock",
     "ConfigError",
     "DevCard",
     "EngineError",

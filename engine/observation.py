@@ -9,6 +9,7 @@ and the victim; a bought development card only to its buyer.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, overload
 
 from engine import actions as A
@@ -20,6 +21,30 @@ from engine.state import GameState, Step
 from engine.types import DevCard, Resource, bag_from_dict, bag_to_dict
 
 OBSERVATION_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Thinking time for the current decision, set by the match runner (seconds).
+
+    ``decision`` is the budget for this decision; ``bank`` the per-game overage time
+    left, used once a decision runs past its budget. A bot that exceeds both is timed out.
+    """
+
+    decision: float
+    bank: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {"decision": self.decision, "bank": self.bank}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Clock:
+        if not isinstance(data, dict):
+            raise ValueError("clock must be an object")
+        decision, bank = data.get("decision"), data.get("bank")
+        if not isinstance(decision, (int, float)) or not isinstance(bank, (int, float)):
+            raise ValueError("clock needs numeric 'decision' and 'bank'")
+        return cls(float(decision), float(bank))
 
 
 def visible_outcome(step: Step, viewer: int | None) -> Any:
@@ -117,6 +142,7 @@ class Observation:
         "board",
         "built",
         "cities_left",
+        "clock",
         "config",
         "current",
         "decider",
@@ -205,6 +231,8 @@ class Observation:
     responses: tuple[Any, ...]
     offers_made: int
     legal_actions: tuple[Action, ...]
+    clock: Clock | None
+    """Time for this decision (None when nobody is timing the game)."""
     _steps: list[Step]
     _steps_len: int
 
@@ -212,6 +240,14 @@ class Observation:
     def history(self) -> History:
         """Every step so far, with chance outcomes masked for this seat."""
         return History(self._steps, self._steps_len, self.seat)
+
+    def with_clock(self, clock: Clock | None) -> Observation:
+        """A copy of this observation carrying ``clock``."""
+        copy = Observation.__new__(Observation)
+        for name in Observation.__slots__:
+            object.__setattr__(copy, name, getattr(self, name))
+        copy.clock = clock
+        return copy
 
     def points(self) -> int | None:
         """Own total points, hidden victory point cards included."""
@@ -292,6 +328,7 @@ class Observation:
             "setup_node": self.setup_node,
             "played_dev_cards": _devs(self.played_dev_cards),
             "legal_actions": [a.to_dict() for a in self.legal_actions],
+            "clock": None if self.clock is None else self.clock.to_dict(),
         }
 
 
@@ -350,6 +387,7 @@ def observe(s: GameState, seat: int | None, legal: Sequence[Action] = ()) -> Obs
     o.responses = tuple(s.responses)
     o.offers_made = s.offers_made
     o.legal_actions = tuple(legal)
+    o.clock = None
     o._steps = s.steps
     o._steps_len = len(s.steps)
     return o
@@ -431,6 +469,8 @@ def _from_dict(
     o.responses = tuple(_answer(r) for r in data["responses"])
     o.offers_made = data["offers_made"]
     o.legal_actions = tuple(A.action_from_dict(a) for a in data["legal_actions"])
+    clock = data.get("clock")
+    o.clock = None if clock is None else Clock.from_dict(clock)
     o._steps = steps
     o._steps_len = len(steps)
     return o
