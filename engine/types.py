@@ -21,6 +21,9 @@ class Resource(IntEnum):
     GRAIN = 3
     ORE = 4
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
     @property
     def label(self) -> str:
         return self.name.lower()
@@ -44,6 +47,9 @@ class Terrain(IntEnum):
     MOUNTAINS = 4
     DESERT = 5
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
     @property
     def label(self) -> str:
         return self.name.lower()
@@ -66,6 +72,9 @@ class DevCard(IntEnum):
     YEAR_OF_PLENTY = 2
     MONOPOLY = 3
     VICTORY_POINT = 4
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
 
     @property
     def label(self) -> str:
