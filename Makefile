@@ -23,7 +23,7 @@ test: lint typecheck pytest
 
 lint: setup
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check engine bots arena_cli tests benchmarks
+	$(VENV)/bin/ruff format --check engine bots arena_cli arena_runner tests benchmarks
 
 typecheck: setup
 	$(VENV)/bin/mypy --strict engine

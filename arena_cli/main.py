@@ -1,10 +1,13 @@
-"""``catan-arena``: play games among bots, check replays, run the benchmarks."""
+"""``catan-arena``: play games among bots, validate a bot file, check replays, run the
+benchmarks."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+
+from arena_runner.match import DEFAULT_DECISION_TIMEOUT
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,6 +22,31 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print the summary as JSON last")
     play.add_argument("--no-trade", action="store_true", help="switch domestic trade off")
     play.add_argument("--board", choices=["beginner", "variable", "random_numbers"])
+    play.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_DECISION_TIMEOUT,
+        metavar="SECONDS",
+        help="thinking time per decision (default %(default)s)",
+    )
+    play.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run trusted built-in bots in this process (no isolation, no timeouts)",
+    )
+
+    validate = sub.add_parser(
+        "validate", help="check a bot file the way the platform does on upload"
+    )
+    validate.add_argument("file", help="the bot file (.py)")
+    validate.add_argument("--seed", type=int, default=0, help="seed of the smoke game")
+    validate.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_DECISION_TIMEOUT,
+        metavar="SECONDS",
+        help="thinking time per decision (default %(default)s)",
+    )
 
     replay = sub.add_parser("replay", help="re-simulate a replay file and summarise it")
     replay.add_argument("file")
@@ -37,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from arena_cli.play import run_play
 
         return run_play(args)
+    if args.command == "validate":
+        from arena_cli.validate import run_validate
+
+        return run_validate(args)
     if args.command == "replay":
         from arena_cli.replay_cmd import run_replay
 

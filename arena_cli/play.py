@@ -1,4 +1,9 @@
-"""``catan-arena play``: a batch of games among bots, seats rotated, with a summary."""
+"""``catan-arena play``: a batch of games among bots, seats rotated, with a summary.
+
+Every bot (built-ins too) runs in its own process behind a
+:class:`~arena_runner.SubprocessDriver`; ``--in-process`` runs trusted built-ins in this
+process instead (faster, no isolation, no timeouts).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import argparse
 import json
 import statistics
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,10 +21,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from arena_cli.output import error
-from bots.local import play_local_game, seeded_rng
-from bots.registry import BotLoadError, load_player_class
-from engine import BoardSetup, RulesConfig
-from engine.replay import record
+from arena_runner import (
+    Fault,
+    InProcessDriver,
+    MatchResult,
+    SeatDriver,
+    SubprocessDriver,
+    bot_seed,
+    play_match,
+)
+from bots.registry import BUILTINS, BotLoadError, load_player_class, resolve_bot
+from engine import BoardSetup, Game, RulesConfig
 
 
 @dataclass
@@ -30,36 +43,89 @@ class BotTally:
     decisions: int = 0
     seconds: float = 0.0
     slowest: float = 0.0
+    defaults: int = 0
+    faults: list[tuple[int, Fault]] = field(default_factory=list)
+    """(game seed, fault)."""
+
+
+class SetupError(Exception):
+    """The bots cannot be set up; the message says why."""
 
 
 def run_play(args: argparse.Namespace) -> int:
-    err = Console(stderr=True)
     if len(args.bots) not in (3, 4):
         error("give 3 or 4 bots")
         return 2
     if args.games < 1:
         error("--games must be at least 1")
         return 2
+    if args.timeout <= 0:
+        error("--timeout must be positive")
+        return 2
+    config = _config(args)
+    drivers: list[SeatDriver] = []
     try:
-        classes = [load_player_class(spec) for spec in args.bots]
-    except BotLoadError as exc:
+        _add_drivers(args, drivers)
+        _preflight(args, config, drivers)
+        return _play_games(args, config, drivers)
+    except (BotLoadError, SetupError) as exc:
         error(str(exc))
         return 2
+    finally:
+        for driver in drivers:
+            driver.close()
+
+
+def _config(args: argparse.Namespace) -> RulesConfig:
     options: dict[str, Any] = {"players": len(args.bots)}
     if args.no_trade:
         options["domestic_trade"] = False
     if args.board:
         options["board"] = BoardSetup(args.board)
-    config = RulesConfig(**options)
+    return RulesConfig(**options)
+
+
+def _add_drivers(args: argparse.Namespace, drivers: list[SeatDriver]) -> None:
+    """Append one driver per bot to ``drivers`` (raises BotLoadError/SetupError)."""
+    paths = [resolve_bot(spec) for spec in args.bots]
+    labels = _labels(args.bots)
+    if not args.in_process:
+        for path in paths:
+            drivers.append(SubprocessDriver(path))
+        return
+    trusted = {p.resolve() for p in BUILTINS.values()}
+    for spec, path in zip(args.bots, paths, strict=True):
+        if path.resolve() not in trusted:
+            names = ", ".join(sorted(BUILTINS))
+            raise SetupError(
+                f"--in-process runs only the trusted built-in bots ({names}); {spec!r} is "
+                "a bot file: drop --in-process to run it in its own process"
+            )
+    for spec, label in zip(args.bots, labels, strict=True):
+        drivers.append(InProcessDriver(load_player_class(spec), label))
+
+
+def _preflight(args: argparse.Namespace, config: RulesConfig, drivers: list[SeatDriver]) -> None:
+    """Start every bot once on the first game's board so a broken bot is reported before
+    any game is played (bot ``j`` sits in seat ``j`` in the first game)."""
+    game = Game.new(config, args.seed)
+    for j, (spec, driver) in enumerate(zip(args.bots, drivers, strict=True)):
+        observation = game.observe(j, with_legal=False)
+        fault = driver.start(j, config, game.layout, bot_seed(args.seed, j), observation)
+        if fault is not None:
+            raise SetupError(f"bot {spec!r} could not start: {fault.message}")
+
+
+def _play_games(args: argparse.Namespace, config: RulesConfig, drivers: list[SeatDriver]) -> int:
+    err = Console(stderr=True)
     replay_dir = Path(args.replays) if args.replays else None
     if replay_dir:
         replay_dir.mkdir(parents=True, exist_ok=True)
-
     labels = _labels(args.bots)
     tallies = [BotTally(label) for label in labels]
     turns: list[int] = []
     truncated = 0
-    n = len(classes)
+    n = len(drivers)
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -73,36 +139,43 @@ def run_play(args: argparse.Namespace) -> int:
         for i in range(args.games):
             seed = args.seed + i
             # Rotate seats: in game i, bot j sits in seat (j + i) % n.
-            seat_of = [(j + i) % n for j in range(n)]
             bot_at = [0] * n
-            for j, seat in enumerate(seat_of):
-                bot_at[seat] = j
-            players = [classes[bot_at[s]](seeded_rng(seed, s)) for s in range(n)]
-            result = play_local_game(config, seed, players)
-            outcome = result.outcome
-            turns.append(outcome.turns)
-            truncated += outcome.winner is None
+            for j in range(n):
+                bot_at[(j + i) % n] = j
+            result = play_match(
+                config,
+                seed,
+                [drivers[bot_at[s]] for s in range(n)],
+                decision_timeout=args.timeout,
+                seat_names=[labels[bot_at[s]] for s in range(n)],
+            )
+            turns.append(result.outcome.turns)
+            truncated += result.outcome.winner is None
             for seat in range(n):
-                tally = tallies[bot_at[seat]]
-                tally.games += 1
-                tally.wins += outcome.winner == seat
-                tally.points.append(outcome.points[seat])
-                timing = result.timings[seat]
-                tally.decisions += timing.decisions
-                tally.seconds += timing.seconds
-                tally.slowest = max(tally.slowest, timing.slowest)
+                _tally(tallies[bot_at[seat]], result, seat, seed)
             if replay_dir:
-                seats = tuple({"seat": s, "name": labels[bot_at[s]]} for s in range(n))
-                doc = record(result.game, seats)
                 path = replay_dir / f"game-{seed}.json"
-                path.write_text(json.dumps(doc.to_dict(), separators=(",", ":")))
+                path.write_text(json.dumps(result.replay.to_dict(), separators=(",", ":")))
             progress.advance(task)
 
     summary = _summary(args, tallies, turns, truncated)
     _print_table(Console(), summary)
+    _print_faults(tallies)
     if args.json:
         sys.stdout.write(json.dumps(summary, sort_keys=True) + "\n")
     return 0
+
+
+def _tally(tally: BotTally, result: MatchResult, seat: int, seed: int) -> None:
+    outcome, stats = result.outcome, result.stats[seat]
+    tally.games += 1
+    tally.wins += outcome.winner == seat
+    tally.points.append(outcome.points[seat])
+    tally.decisions += stats.decisions
+    tally.seconds += stats.total
+    tally.slowest = max(tally.slowest, stats.max)
+    tally.defaults += stats.defaults
+    tally.faults.extend((seed, fault) for fault in result.faults[seat])
 
 
 def _labels(specs: list[str]) -> list[str]:
@@ -121,6 +194,7 @@ def _summary(
     return {
         "games": args.games,
         "seed": args.seed,
+        "runner": "in-process" if args.in_process else "subprocess",
         "mean_turns": round(statistics.fmean(turns), 2),
         "truncated": truncated,
         "bots": [
@@ -133,6 +207,8 @@ def _summary(
                 "decisions": t.decisions,
                 "mean_decision_ms": round(1000 * t.seconds / max(1, t.decisions), 4),
                 "max_decision_ms": round(1000 * t.slowest, 3),
+                "faults": len(t.faults),
+                "defaults": t.defaults,
             }
             for t in tallies
         ],
@@ -144,7 +220,8 @@ def _print_table(console: Console, summary: dict[str, Any]) -> None:
         title=f"{summary['games']} games, seed {summary['seed']}, "
         f"mean length {summary['mean_turns']} turns, {summary['truncated']} hit the turn cap"
     )
-    for column in ("bot", "wins", "win rate", "mean points", "decisions", "ms/decision"):
+    columns = ("bot", "wins", "win rate", "mean points", "decisions", "mean ms", "max ms")
+    for column in (*columns, "faults"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in summary["bots"]:
         table.add_row(
@@ -154,5 +231,21 @@ def _print_table(console: Console, summary: dict[str, Any]) -> None:
             f"{row['mean_points']:.2f}",
             str(row["decisions"]),
             f"{row['mean_decision_ms']:.3f}",
+            f"{row['max_decision_ms']:.1f}",
+            str(row["faults"]),
         )
     console.print(table)
+
+
+def _print_faults(tallies: list[BotTally]) -> None:
+    """One line per faulty bot on stderr: counts by kind and the first fault."""
+    for tally in tallies:
+        if not tally.faults:
+            continue
+        kinds = Counter(fault.kind.value for _, fault in tally.faults)
+        counts = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+        seed, first = tally.faults[0]
+        sys.stderr.write(
+            f"{tally.name}: {len(tally.faults)} faults ({counts}); first in game {seed} "
+            f"at step {first.step}: {first.kind.value}: {first.message}\n"
+        )

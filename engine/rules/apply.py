@@ -281,8 +281,7 @@ def _respond(s: GameState, answer: object) -> None:
     if any(r is not None and r != "reject" for r in s.responses):
         s.phase = Phase.TRADE_CONFIRM
     else:
-        s.offer = None
-        s.phase = Phase.MAIN
+        _close_trade(s)
 
 
 def _accept(s: GameState, action: A.AcceptTrade, forced: object) -> None:
