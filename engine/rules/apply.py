@@ -13,7 +13,7 @@ from engine import actions as A
 from engine.chance import draw_from, roll_dice
 from engine.phases import Phase, Termination
 from engine.rules.production import produce
-from engine.rules.roads import refresh_buildable
+from engine.rules.roads import refresh_buildable, road_built
 from engine.rules.scoring import check_victory, update_largest_army, update_longest_road
 from engine.rules.trade import claim_harbor
 from engine.state import GameState
@@ -54,7 +54,7 @@ def place_road(s: GameState, seat: int, edge: int) -> None:
     s.road_edges[seat].append(edge)
     a, b = s.board.edge_nodes[edge]
     s.road_nodes[seat].update((a, b))
-    refresh_buildable(s, (a, b))
+    road_built(s, seat, edge)
     update_longest_road(s, (seat,))
 
 

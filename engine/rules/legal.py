@@ -105,14 +105,23 @@ def robber_victims(s: GameState, hex_: int, robbable: list[bool] | None = None) 
     return [p for p in range(s.n) if mask >> p & 1]
 
 
+_SEATS_OF_MASK = tuple(tuple(p for p in range(8) if mask >> p & 1) for mask in range(256))
+
+
 def _move_robber(s: GameState) -> list[Action]:
-    out: list[Action] = []
     robbable = _robbable(s)
+    masks = [0] * s.board.num_hexes
+    node_hexes = s.board.node_hexes
+    for node, owner in enumerate(s.node_owner):
+        if owner >= 0 and robbable[owner]:
+            bit = 1 << owner
+            for h in node_hexes[node]:
+                masks[h] |= bit
+    out: list[Action] = []
     for h in robber_hexes(s):
-        row = A.ROBBER[h]
-        victims = robber_victims(s, h, robbable)
-        if victims:
-            out.extend(row[v + 1] for v in victims)
+        row, mask = A.ROBBER[h], masks[h]
+        if mask:
+            out.extend(row[v + 1] for v in _SEATS_OF_MASK[mask])
         else:
             out.append(row[0])
     return out

@@ -23,21 +23,24 @@ def produce(s: GameState, total: int) -> dict[int, dict[int, int]]:
     for h in board.hexes_by_number[total]:
         if h == robber:
             continue
+        per_seat: dict[int, int] | None = None
         for node in board.hex_nodes[h]:
             owner = node_owner[node]
             if owner != -1:
-                per_seat = owed.setdefault(hex_resource[h], {})
+                if per_seat is None:
+                    per_seat = owed.setdefault(hex_resource[h], {})
                 per_seat[owner] = per_seat.get(owner, 0) + node_kind[node]
+    if not owed:
+        return owed
     bank, hands = s.bank, s.hands
-    paid: dict[int, dict[int, int]] = {}
-    for r, per_seat in owed.items():
+    for r, per_seat in list(owed.items()):
         if sum(per_seat.values()) > bank[r]:
             if len(per_seat) > 1:
-                continue  # shortage affecting several players: nobody gets this resource
+                del owed[r]  # shortage affecting several players: nobody gets this resource
+                continue
             (seat,) = per_seat
-            per_seat = {seat: bank[r]}  # a single player owed: gets what is left
+            per_seat[seat] = bank[r]  # a single player owed: gets what is left
         for seat, amount in per_seat.items():
             hands[seat][r] += amount
             bank[r] -= amount
-        paid[r] = per_seat
-    return paid
+    return owed

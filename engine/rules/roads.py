@@ -24,6 +24,22 @@ def can_build_road_at(s: GameState, seat: int, edge: int) -> bool:
     return False
 
 
+def road_built(s: GameState, seat: int, edge: int) -> None:
+    """Update the buildable-path caches after ``seat`` built a road on ``edge``: the path
+    is gone for everyone, and the seat's network now reaches the paths around it
+    (unless an opponent's building stands at that end)."""
+    for cache in s.buildable:
+        cache.discard(edge)
+    node_owner, edge_owner, node_edges = s.node_owner, s.edge_owner, s.board.node_edges
+    mine = s.buildable[seat]
+    for node in s.board.edge_nodes[edge]:
+        owner = node_owner[node]
+        if owner == -1 or owner == seat:
+            for other in node_edges[node]:
+                if edge_owner[other] == -1:
+                    mine.add(other)
+
+
 def refresh_buildable(s: GameState, nodes: Iterable[int]) -> None:
     """Recompute the cached buildable paths around ``nodes`` for every seat."""
     node_edges = s.board.node_edges
