@@ -11,12 +11,12 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip==26.3
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[dev,gym]"
 	touch $(STAMP)
 
-## The main job: a batch of games among the built-in bots, with a progress bar.
+## The main job: a tournament among the built-in bots (each in its own process), with a progress bar.
 play: setup
-	$(VENV)/bin/catan-arena play random random random random --games 200 --seed 1
+	$(VENV)/bin/catan-arena play heuristic heuristic random random --games 40 --seed 1
 
 ## Lint, type-check and run the whole test suite (what CI runs).
 test: lint typecheck pytest

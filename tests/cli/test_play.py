@@ -84,3 +84,34 @@ def test_play_explains_bad_bots(tmp_path: Path) -> None:
         assert needle in result.stderr
         assert "Traceback" not in result.stderr
     assert "give 3 or 4 bots" in run_cli("play", "random", "random").stderr
+
+
+def test_in_process_gives_the_same_games_and_refuses_bot_files(tmp_path: Path) -> None:
+    args = ("play", "random", "random", "random", "--games", "2", "--seed", "3", "--json")
+    isolated = run_cli(*args)
+    trusted = run_cli(*args, "--in-process")
+    assert isolated.returncode == 0 and trusted.returncode == 0, trusted.stderr
+    summary = json.loads(isolated.stdout.strip().splitlines()[-1])
+    again = json.loads(trusted.stdout.strip().splitlines()[-1])
+    assert (summary.pop("runner"), again.pop("runner")) == ("subprocess", "in-process")
+    assert _without_timings(summary) == _without_timings(again)
+    bot = tmp_path / "first_legal.py"
+    bot.write_text(FIRST_ACTION_BOT)
+    refused = run_cli("play", str(bot), "random", "random", "--in-process")
+    assert refused.returncode == 2
+    assert "--in-process runs only the trusted built-in bots" in refused.stderr
+
+
+def test_play_reports_faults_and_decision_times(tmp_path: Path) -> None:
+    bot = tmp_path / "sleepy.py"
+    bot.write_text(
+        "import time\nfrom bots import Player\n\n\nclass Sleepy(Player):\n"
+        "    def act(self, observation):\n        time.sleep(30)\n"
+    )
+    result = run_cli("play", str(bot), "random", "random", "--games", "1", "--timeout", "0.3")
+    assert result.returncode == 0, result.stderr
+    assert "faults" in result.stdout and "max ms" in result.stdout
+    assert "sleepy: 1 faults (timeout 1); first in game 0 at step 0: timeout" in result.stderr
+    summary = run_cli("play", "random", "random", "random", "--games", "1", "--json").stdout
+    bots = json.loads(summary.strip().splitlines()[-1])["bots"]
+    assert all(b["faults"] == 0 and b["max_decision_ms"] >= b["mean_decision_ms"] for b in bots)

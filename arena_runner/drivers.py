@@ -1,0 +1,121 @@
+"""How the match talks to a seat: the :class:`SeatDriver` protocol and the in-process
+driver for trusted built-in bots."""
+
+from __future__ import annotations
+
+import random
+import traceback
+from collections.abc import Callable
+from typing import Protocol
+
+from arena_runner.result import Fault, FaultKind
+from bots.player import Player
+from engine import Action, BoardLayout, Clock, Observation, Outcome, RulesConfig
+
+
+class SeatDriver(Protocol):
+    """One bot in one seat. ``start``/``end`` return a :class:`Fault` or None; ``act``
+    returns the bot's (unchecked) action or a fault. A driver may play several games in
+    a row (``start`` ... ``end``, ``start`` ...) and is released with ``close``."""
+
+    name: str
+
+    @property
+    def alive(self) -> bool:
+        """False once the bot can no longer be asked (its process is gone)."""
+        ...
+
+    def start(
+        self,
+        seat: int,
+        config: RulesConfig,
+        layout: BoardLayout,
+        seed: int,
+        observation: Observation,
+    ) -> Fault | None: ...
+
+    def act(self, observation: Observation, clock: Clock) -> Action | Fault: ...
+
+    def end(self, observation: Observation, outcome: Outcome) -> Fault | None: ...
+
+    def take_log(self) -> str:
+        """What the bot wrote since the last call (capped)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+PlayerFactory = Callable[[random.Random], Player]
+
+
+class InProcessDriver:
+    """Runs a trusted player in this process (no timeout can be enforced).
+
+    ``factory`` builds a fresh player per game from the seeded generator (a
+    :class:`Player` subclass will do), exactly as the bot process does."""
+
+    def __init__(self, factory: PlayerFactory, name: str = "") -> None:
+        self.factory = factory
+        self.name = name or str(getattr(factory, "name", "") or getattr(factory, "__name__", ""))
+        self.player: Player | None = None
+        self.seat = -1
+
+    @property
+    def alive(self) -> bool:
+        return True
+
+    def start(
+        self,
+        seat: int,
+        config: RulesConfig,
+        layout: BoardLayout,
+        seed: int,
+        observation: Observation,
+    ) -> Fault | None:
+        self.seat, self.player = seat, None
+        try:
+            player = self.factory(random.Random(seed))
+            player.on_game_start(seat, observation)
+        except Exception as exc:
+            return self._fault(observation, "starting the bot", exc)
+        self.player = player
+        return None
+
+    def act(self, observation: Observation, clock: Clock) -> Action | Fault:
+        if self.player is None:
+            return Fault(
+                self.seat, len(observation.history), FaultKind.ERROR, "the bot did not start"
+            )
+        try:
+            action = self.player.act(observation.with_clock(clock))
+        except Exception as exc:
+            return self._fault(observation, "act()", exc)
+        if not isinstance(action, Action):
+            message = f"act() returned {action!r:.200} ({type(action).__name__}), not an Action"
+            return Fault(self.seat, len(observation.history), FaultKind.ERROR, message)
+        return action
+
+    def end(self, observation: Observation, outcome: Outcome) -> Fault | None:
+        player, self.player = self.player, None
+        if player is None:
+            return None
+        try:
+            player.on_game_end(observation, outcome)
+        except Exception as exc:
+            return self._fault(observation, "on_game_end()", exc)
+        return None
+
+    def take_log(self) -> str:
+        return ""
+
+    def close(self) -> None:
+        self.player = None
+
+    def _fault(self, observation: Observation, doing: str, exc: Exception) -> Fault:
+        return Fault(
+            self.seat,
+            len(observation.history),
+            FaultKind.ERROR,
+            f"{doing} raised {type(exc).__name__}: {exc}",
+            traceback.format_exc(),
+        )

@@ -1,0 +1,65 @@
+"""A capped, thread-fed log of what a bot process writes to stderr."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+DEFAULT_LOG_CAP = 64 * 1024
+
+
+class CappedLog:
+    """Keeps the first and the last ``cap / 2`` bytes of a stream, counting what it drops."""
+
+    def __init__(self, cap: int = DEFAULT_LOG_CAP) -> None:
+        self._half = cap // 2
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._dropped = 0
+        self._lock = threading.Lock()
+
+    def write(self, data: bytes) -> None:
+        with self._lock:
+            room = self._half - len(self._head)
+            if room > 0:
+                self._head += data[:room]
+                data = data[room:]
+            self._tail += data
+            extra = len(self._tail) - self._half
+            if extra > 0:
+                del self._tail[:extra]
+                self._dropped += extra
+
+    def take(self) -> str:
+        """Everything kept so far (then start afresh)."""
+        with self._lock:
+            text = self._head.decode(errors="replace")
+            if self._dropped:
+                text += f"\n[... {self._dropped} bytes dropped ...]\n"
+            text += self._tail.decode(errors="replace")
+            self._head, self._tail, self._dropped = bytearray(), bytearray(), 0
+        return text
+
+    def tail(self, lines: int = 10) -> str:
+        """The last few lines, without consuming the log."""
+        with self._lock:
+            data = self._tail if self._dropped else self._head + self._tail
+            return "\n".join(data.decode(errors="replace").rstrip().splitlines()[-lines:])
+
+
+def drain_into(fd: int, log: CappedLog) -> threading.Thread:
+    """Start a daemon thread copying ``fd`` into ``log`` until end of file."""
+
+    def pump() -> None:
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                return
+            if not chunk:
+                return
+            log.write(chunk)
+
+    thread = threading.Thread(target=pump, name="bot-stderr", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,76 @@
+"""Deadline-bounded line reading and writing on raw pipe file descriptors."""
+
+from __future__ import annotations
+
+import os
+import selectors
+import time
+
+
+class PipeTimeout(Exception):
+    """The deadline passed before the line was read or written."""
+
+
+class PipeClosed(Exception):
+    """The other end closed the pipe (the process exited)."""
+
+
+class LineTooLong(Exception):
+    """A line exceeded the size limit."""
+
+
+class LineReader:
+    """Reads newline-terminated lines from a non-blocking file descriptor."""
+
+    def __init__(self, fd: int, limit: int) -> None:
+        os.set_blocking(fd, False)
+        self._fd = fd
+        self._limit = limit
+        self._buffer = bytearray()
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(fd, selectors.EVENT_READ)
+
+    def read_line(self, deadline: float) -> bytes:
+        """The next line (with its newline) before ``deadline`` (``time.monotonic()``)."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                if end + 1 > self._limit:
+                    raise LineTooLong(f"longer than {self._limit} bytes")
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                return line
+            if len(self._buffer) > self._limit:
+                raise LineTooLong(f"longer than {self._limit} bytes")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._selector.select(left):
+                raise PipeTimeout
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise PipeClosed
+            self._buffer += chunk
+
+    def close(self) -> None:
+        self._selector.close()
+
+
+def write_all(fd: int, data: bytes, deadline: float) -> None:
+    """Write all of ``data`` to a non-blocking descriptor before ``deadline``; raises
+    :class:`PipeTimeout` or :class:`PipeClosed`."""
+    view = memoryview(data)
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_WRITE)
+        while view:
+            try:
+                view = view[os.write(fd, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                raise PipeClosed from None
+            left = deadline - time.monotonic()
+            if left <= 0 or not selector.select(left):
+                raise PipeTimeout

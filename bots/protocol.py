@@ -1,0 +1,218 @@
+"""The bot process protocol: versioned JSON lines between the platform and a bot.
+
+Every bot runs in its own child process (``python -I -m bots.runtime BOT_FILE``). The
+host (the match runner) writes one message per line to the child's stdin; the child
+answers each with exactly one line on its stdout. Messages are JSON objects with a
+``"type"``; unknown extra fields are ignored, missing or ill-typed fields are an error.
+Both sides validate every message with :func:`parse_host_message` and
+:func:`parse_child_message`.
+
+Protocol version 1 (:data:`PROTOCOL_VERSION`)
+=============================================
+
+Host to child:
+
+``{"type": "start", "protocol_version": 1, "seat": 0, "config": {...}, "board": {...},
+"seed": 123, "observation": {...}}``
+    A new game. ``config`` is ``RulesConfig.to_dict()``, ``board`` is
+    ``BoardLayout.to_dict()``, ``seed`` seeds the bot's own ``random.Random`` (handed to
+    the player's constructor), ``observation`` is the seat's view before the first
+    decision (passed to ``on_game_start``). Reply: ``ready`` (or ``error``). A ``start``
+    may follow an ``end`` to play another game in the same process.
+
+``{"type": "act", "observation": {...}}``
+    The seat must decide. ``observation`` is ``Observation.to_dict(history_from=k)``
+    including ``"clock"`` (the thinking time): ``history`` holds only the steps from index
+    ``k`` on, i.e. those not sent before in this game, so the child appends them to the
+    history it keeps. Reply: ``action`` (or ``error``).
+
+``{"type": "end", "observation": {...}, "outcome": {...}}``
+    The game is over; ``outcome`` is ``Outcome.to_dict()``. Reply: ``bye`` (or ``error``).
+
+Closing the child's stdin asks it to exit.
+
+Child to host:
+
+``{"type": "ready", "protocol_version": 1, "name": "my-bot"}``
+    The bot file was imported, its single ``Player`` subclass built and
+    ``on_game_start`` returned.
+
+``{"type": "action", "action": {"type": "build_road", "edge": 12}}``
+    The decision, in the action JSON form of ``engine.actions``.
+
+``{"type": "error", "where": "import|start|act|end", "message": "...",
+"traceback": "..."}``
+    The bot failed: importing its file, starting, deciding (an exception, or ``act``
+    returned something that is not an ``Action``) or ending. ``traceback`` may be null.
+    After an ``import`` error the child exits.
+
+``{"type": "bye"}``
+    ``on_game_end`` returned.
+
+A reply may be at most :data:`MAX_REPLY_BYTES` long. Anything a bot prints goes to the
+child's stderr (kept in a capped log), never into the protocol stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import orjson
+
+from engine import Outcome, Termination
+
+PROTOCOL_VERSION: Final = 1
+MAX_REPLY_BYTES: Final = 1 << 20
+"""Longest child message (one line, newline included) the host accepts."""
+ERROR_PLACES: Final = ("import", "start", "act", "end")
+
+Message = dict[str, Any]
+
+_INT = (int,)
+_STR = (str,)
+_DICT = (dict,)
+_HOST_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
+    "start": {
+        "protocol_version": _INT,
+        "seat": _INT,
+        "config": _DICT,
+        "board": _DICT,
+        "seed": _INT,
+        "observation": _DICT,
+    },
+    "act": {"observation": _DICT},
+    "end": {"observation": _DICT, "outcome": _DICT},
+}
+_CHILD_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
+    "ready": {"protocol_version": _INT, "name": _STR},
+    "action": {"action": _DICT},
+    "error": {"where": _STR, "message": _STR, "traceback": (str, type(None))},
+    "bye": {},
+}
+
+
+class ProtocolError(ValueError):
+    """A message is not valid protocol JSON; the text says what is wrong."""
+
+
+# --- constructors ------------------------------------------------------------------------
+
+
+def start_message(
+    seat: int, config: dict[str, Any], board: dict[str, Any], seed: int, observation: Message
+) -> Message:
+    """Host: begin a game in ``seat``."""
+    return {
+        "type": "start",
+        "protocol_version": PROTOCOL_VERSION,
+        "seat": seat,
+        "config": config,
+        "board": board,
+        "seed": seed,
+        "observation": observation,
+    }
+
+
+def act_message(observation: Message) -> Message:
+    """Host: ask for a decision."""
+    return {"type": "act", "observation": observation}
+
+
+def end_message(observation: Message, outcome: Message) -> Message:
+    """Host: the game is over."""
+    return {"type": "end", "observation": observation, "outcome": outcome}
+
+
+def ready_message(name: str) -> Message:
+    """Child: started."""
+    return {"type": "ready", "protocol_version": PROTOCOL_VERSION, "name": name}
+
+
+def action_message(action: Message) -> Message:
+    """Child: the decision (action JSON)."""
+    return {"type": "action", "action": action}
+
+
+def error_message(where: str, message: str, traceback: str | None = None) -> Message:
+    """Child: the bot failed at ``where`` (one of :data:`ERROR_PLACES`)."""
+    return {"type": "error", "where": where, "message": message, "traceback": traceback}
+
+
+def bye_message() -> Message:
+    """Child: ``on_game_end`` returned."""
+    return {"type": "bye"}
+
+
+# --- encoding and validation -------------------------------------------------------------
+
+
+def encode(message: Message) -> bytes:
+    """One protocol line (JSON plus a newline)."""
+    return orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
+
+
+def decode(line: bytes) -> Any:
+    """Parse one line of JSON; raise :class:`ProtocolError` if it is not JSON."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        raise ProtocolError(f"not valid JSON: {exc}") from None
+
+
+def parse_host_message(line: bytes) -> Message:
+    """Decode and validate a host-to-child line."""
+    return check_message(decode(line), _HOST_FIELDS, "host")
+
+
+def parse_child_message(line: bytes) -> Message:
+    """Decode and validate a child-to-host line."""
+    message = check_message(decode(line), _CHILD_FIELDS, "bot")
+    if message["type"] == "error" and message["where"] not in ERROR_PLACES:
+        raise ProtocolError(f"error 'where' must be one of {', '.join(ERROR_PLACES)}")
+    return message
+
+
+def check_message(data: Any, fields: dict[str, dict[str, tuple[type, ...]]], side: str) -> Message:
+    """Check ``data`` is a message of a known type with the required, well-typed fields."""
+    if not isinstance(data, dict):
+        raise ProtocolError(f"a {side} message must be a JSON object, not {_json_kind(data)}")
+    kind = data.get("type")
+    if kind not in fields:
+        names = ", ".join(fields)
+        raise ProtocolError(f"unknown {side} message type {kind!r} (expected one of {names})")
+    for name, types in fields[kind].items():
+        if name not in data:
+            raise ProtocolError(f"{kind} message lacks {name!r}")
+        value = data[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise ProtocolError(f"{kind} message: {name!r} is {_json_kind(value)}")
+    return data
+
+
+def outcome_from_dict(data: Any) -> Outcome:
+    """Rebuild an :class:`~engine.Outcome` from ``Outcome.to_dict()``; raise ProtocolError."""
+    try:
+        winner = data["winner"]
+        return Outcome(
+            termination=Termination[data["termination"].upper()],
+            winner=None if winner is None else int(winner),
+            points=tuple(int(p) for p in data["points"]),
+            placings=tuple(int(p) for p in data["placings"]),
+            turns=int(data["turns"]),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ProtocolError(f"malformed outcome: {type(exc).__name__}: {exc}") from None
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object" if isinstance(value, dict) else type(value).__name__

@@ -1,0 +1,224 @@
+"""The child side of the bot protocol: ``python -I -m bots.runtime BOT_FILE``.
+
+It takes the real stdin/stdout for protocol messages (see :mod:`bots.protocol`) before the
+bot is imported, so a bot's ``print()`` lands on stderr and ``input()`` reads nothing. It
+then answers the host's messages one by one. Whatever the bot does wrong (failing import,
+exceptions, returning something that is not an action) becomes an ``error`` reply; the
+loop itself never crashes on a bot's account.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import traceback
+from types import TracebackType
+from typing import Any, BinaryIO
+
+from bots.player import Player
+from bots.protocol import (
+    PROTOCOL_VERSION,
+    Message,
+    ProtocolError,
+    action_message,
+    bye_message,
+    encode,
+    error_message,
+    outcome_from_dict,
+    parse_host_message,
+    ready_message,
+)
+from bots.registry import BotLoadError, load_player_class
+from engine import Action, BoardLayout, Observation, RulesConfig
+from engine.state import Step
+
+MAX_MESSAGE_CHARS = 2_000
+MAX_TRACEBACK_CHARS = 8_000
+
+
+def claim_stdio() -> tuple[BinaryIO, BinaryIO]:
+    """Keep private handles on the real stdin/stdout; point fd 1 and ``sys.stdout`` at
+    stderr and fd 0 and ``sys.stdin`` at /dev/null."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    inp = os.fdopen(os.dup(0), "rb")
+    os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdout = sys.stderr
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - replaces the process's stdin for good
+    return inp, out
+
+
+class BotSession:
+    """Answers host messages for one bot file (several games may follow each other)."""
+
+    def __init__(self, player_class: type[Player] | None, load_error: Message | None) -> None:
+        self.player_class = player_class
+        self.load_error = load_error
+        self.player: Player | None = None
+        self.config: RulesConfig | None = None
+        self.board: BoardLayout | None = None
+        self.steps: list[Step] = []
+
+    def handle(self, message: Message) -> Message:
+        """The reply to one (already validated) host message."""
+        if self.load_error is not None:
+            return self.load_error
+        kind = message["type"]
+        if kind == "start":
+            return self._start(message)
+        if kind == "act":
+            return self._act(message)
+        return self._end(message)
+
+    def _start(self, message: Message) -> Message:
+        self.player = None
+        if message["protocol_version"] != PROTOCOL_VERSION:
+            return error_message(
+                "start",
+                f"protocol version {message['protocol_version']} is not supported "
+                f"(this runtime speaks {PROTOCOL_VERSION})",
+            )
+        assert self.player_class is not None
+        try:
+            self.config = RulesConfig.from_dict(message["config"])
+            self.board = BoardLayout.from_dict(message["board"])
+            self.steps = []
+            observation = self._observation(message)
+        except ValueError as exc:
+            return error_message("start", f"bad start message: {exc}")
+        cls = self.player_class
+        try:
+            player = cls(random.Random(message["seed"]))
+            player.on_game_start(message["seat"], observation)
+        except BaseException as exc:
+            return _failure("start", "starting the bot", exc)
+        self.player = player
+        return ready_message(str(getattr(cls, "name", "") or cls.__name__))
+
+    def _act(self, message: Message) -> Message:
+        if self.player is None:
+            return error_message("act", "asked to act before a successful start")
+        try:
+            observation = self._observation(message)
+        except ValueError as exc:
+            return error_message("act", f"bad observation from the host: {exc}")
+        try:
+            action = self.player.act(observation)
+        except BaseException as exc:
+            return _failure("act", "act()", exc)
+        if not isinstance(action, Action):
+            return error_message(
+                "act",
+                f"act() returned {_short_repr(action)} ({type(action).__name__}), "
+                "not an Action: return one of observation.legal_actions",
+            )
+        try:
+            return action_message(action.to_dict())
+        except BaseException as exc:
+            return _failure("act", "encoding the returned action", exc)
+
+    def _end(self, message: Message) -> Message:
+        player, self.player = self.player, None
+        if player is None:
+            return bye_message()
+        try:
+            observation = self._observation(message)
+            outcome = outcome_from_dict(message["outcome"])
+        except ValueError as exc:
+            return error_message("end", f"bad end message from the host: {exc}")
+        try:
+            player.on_game_end(observation, outcome)
+        except BaseException as exc:
+            return _failure("end", "on_game_end()", exc)
+        return bye_message()
+
+    def _observation(self, message: Message) -> Observation:
+        if self.config is None or self.board is None:
+            raise ValueError("no game has been started")
+        return Observation.from_dict(
+            message["observation"], config=self.config, board=self.board, steps=self.steps
+        )
+
+
+def _failure(where: str, doing: str, exc: BaseException) -> Message:
+    text = f"{doing} raised {type(exc).__name__}: {exc}"
+    return error_message(where, _clip(text, MAX_MESSAGE_CHARS), _traceback_of(exc))
+
+
+def _traceback_of(exc: BaseException) -> str:
+    """The traceback without this module's own frames, keeping its end if too long."""
+    tb: TracebackType | None = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    text = "".join(traceback.format_exception(type(exc), exc, tb))
+    if len(text) > MAX_TRACEBACK_CHARS:
+        text = "...(truncated)\n" + text[-MAX_TRACEBACK_CHARS:]
+    return text
+
+
+def _import_traceback(exc: BaseException, path: str) -> str:
+    """The traceback from the bot file's first frame on (just the error and its line for
+    a syntax error), without the import machinery."""
+    target = os.path.realpath(path)
+    tb: TracebackType | None = exc.__traceback__
+    while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != target:
+        tb = tb.tb_next
+    text = "".join(traceback.format_exception(type(exc), exc, tb))
+    return _clip(text, MAX_TRACEBACK_CHARS)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _short_repr(value: Any) -> str:
+    try:
+        return _clip(repr(value), 200)
+    except BaseException:
+        return f"<{type(value).__name__}>"
+
+
+def load_bot(path: str) -> tuple[type[Player] | None, Message | None]:
+    """Import the bot file; return its player class or the ``import`` error reply."""
+    try:
+        return load_player_class(path), None
+    except BotLoadError as exc:
+        cause = exc.__cause__
+        detail = None if cause is None else _import_traceback(cause, path)
+        return None, error_message("import", _clip(str(exc), MAX_MESSAGE_CHARS), detail)
+    except BaseException as exc:
+        return None, _failure("import", "importing the bot", exc)
+
+
+def serve(inp: BinaryIO, out: BinaryIO, session: BotSession) -> int:
+    """Answer host messages until stdin closes (or after an import error)."""
+    for line in iter(inp.readline, b""):
+        try:
+            message = parse_host_message(line)
+        except ProtocolError as exc:
+            sys.stderr.write(f"bots.runtime: bad message from the host: {exc}\n")
+            return 3
+        out.write(encode(session.handle(message)))
+        out.flush()
+        if session.load_error is not None:
+            return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the bot process."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        sys.stderr.write("usage: python -I -m bots.runtime BOT_FILE\n")
+        return 2
+    inp, out = claim_stdio()
+    player_class, load_error = load_bot(args[0])
+    return serve(inp, out, BotSession(player_class, load_error))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""The bot protocol: message validation on both sides, and the child's session loop
+driven message by message (no process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bots.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    act_message,
+    action_message,
+    bye_message,
+    encode,
+    end_message,
+    error_message,
+    outcome_from_dict,
+    parse_child_message,
+    parse_host_message,
+    ready_message,
+    start_message,
+)
+from bots.registry import resolve_bot
+from bots.runtime import BotSession, load_bot
+from engine import Clock, Game, RulesConfig, action_from_dict
+
+CONFIG = RulesConfig()
+
+
+def start_for(game: Game, seat: int, seed: int = 9) -> dict[str, Any]:
+    observation = game.observe(seat, with_legal=False).to_dict(history_from=0)
+    return start_message(seat, CONFIG.to_dict(), game.layout.to_dict(), seed, observation)
+
+
+def test_every_constructor_round_trips_through_its_validator() -> None:
+    game = Game.new(CONFIG, 3)
+    observation = game.observe(0).to_dict(history_from=0)
+    for message in (
+        start_for(game, 0),
+        act_message(observation),
+        end_message(observation, {"winner": 0}),
+    ):
+        assert parse_host_message(encode(message)) == message
+    for message in (
+        ready_message("bot"),
+        action_message({"type": "end_turn"}),
+        error_message("act", "boom", "Traceback ..."),
+        error_message("import", "no Player"),
+        bye_message(),
+    ):
+        assert parse_child_message(encode(message)) == message
+    assert encode(bye_message()).endswith(b"\n")
+    assert start_for(game, 0)["protocol_version"] == PROTOCOL_VERSION == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        (b"{oops", "not valid JSON"),
+        (b"null", "must be a JSON object, not null"),
+        (b'{"kind": "action"}', "unknown bot message type None"),
+        (b'{"type": "start"}', "unknown bot message type 'start'"),
+        (b'{"type": "action"}', "action message lacks 'action'"),
+        (b'{"type": "action", "action": "end"}', "'action' is a string"),
+        (b'{"type": "ready", "protocol_version": 1.0, "name": "x"}', "is a number"),
+        (b'{"type": "error", "where": "lunch", "message": "", "traceback": null}', "where"),
+        (b'{"type": "error", "where": "act", "message": 3, "traceback": null}', "'message'"),
+    ],
+)
+def test_bad_child_messages_are_explained(line: bytes, needle: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_child_message(line)
+    assert needle in str(info.value)
+
+
+def test_bad_host_messages_are_explained() -> None:
+    with pytest.raises(ProtocolError, match="unknown host message type 'ready'"):
+        parse_host_message(encode(ready_message("x")))
+    with pytest.raises(ProtocolError, match="'seat' is a boolean"):
+        game = Game.new(CONFIG, 1)
+        parse_host_message(encode({**start_for(game, 0), "seat": True}))
+
+
+def test_outcome_round_trips() -> None:
+    game = Game.new(CONFIG, 1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[-1])
+    outcome = game.outcome
+    assert outcome is not None
+    assert outcome_from_dict(outcome.to_dict()) == outcome
+    with pytest.raises(ProtocolError, match="malformed outcome"):
+        outcome_from_dict({"winner": 0})
+
+
+def test_a_session_streams_history_and_matches_the_in_process_bot() -> None:
+    player_class, load_error = load_bot(str(resolve_bot("random")))
+    assert load_error is None and player_class is not None
+    session = BotSession(player_class, None)
+    game = Game.new(CONFIG, 5)
+    seat = 2
+    assert session.handle(start_for(game, seat)) == ready_message("random")
+    twin = player_class(__import__("random").Random(9))
+    sent = 0
+    while not game.is_over:
+        if game.decider == seat:
+            observation = game.observe(seat)
+            data = observation.with_clock(Clock(1.0, 0.0)).to_dict(history_from=sent)
+            sent = len(observation.history)
+            reply = session.handle(act_message(data))
+            assert reply["type"] == "action", reply
+            action = action_from_dict(reply["action"])
+            assert action == twin.act(observation)
+        else:
+            action = game.legal_actions()[0]
+        game.apply(action)
+    assert len(session.steps) == sent
+    assert session.steps == list(game.observe(seat).history)[:sent]  # masked for the seat
+    outcome = game.outcome
+    assert outcome is not None
+    end = end_message(game.observe(seat).to_dict(history_from=sent), outcome.to_dict())
+    assert session.handle(end) == bye_message()
+
+
+def test_bot_failures_become_error_replies(tmp_path: Path) -> None:
+    bot = tmp_path / "moody.py"
+    bot.write_text(
+        "from bots import Player\n\n\nclass Moody(Player):\n"
+        "    def on_game_start(self, seat, observation):\n"
+        "        if seat == 1:\n            raise KeyError('seat')\n\n"
+        "    def act(self, observation):\n        return None\n\n"
+        "    def on_game_end(self, observation, outcome):\n        raise SystemExit(3)\n"
+    )
+    player_class, _ = load_bot(str(bot))
+    session = BotSession(player_class, None)
+    game = Game.new(CONFIG, 2)
+    reply = session.handle(start_for(game, 1))
+    assert reply["type"] == "error" and reply["where"] == "start"
+    assert "KeyError" in reply["message"] and "raise KeyError" in reply["traceback"]
+    assert "bots/runtime.py" not in reply["traceback"]
+    assert session.handle(act_message(game.observe(0).to_dict()))["where"] == "act"
+    assert session.handle(start_for(game, 0))["type"] == "ready"
+    reply = session.handle(act_message(game.observe(0).to_dict(history_from=0)))
+    assert reply["where"] == "act" and "returned None (NoneType), not an Action" in reply["message"]
+    outcome = {"termination": "victory", "winner": 0, "points": [10, 2, 2, 2]}
+    outcome |= {"placings": [1, 2, 2, 2], "turns": 30}
+    reply = session.handle(end_message(game.observe(0).to_dict(), outcome))
+    assert reply["where"] == "end" and "SystemExit" in reply["message"]
+
+
+def test_import_failures_are_reported_at_the_first_message(tmp_path: Path) -> None:
+    bot = tmp_path / "two.py"
+    bot.write_text(
+        "from bots import Player\n\n\nclass A(Player):\n    def act(self, o):\n        return 1\n"
+        "\n\nclass B(A):\n    pass\n"
+    )
+    player_class, load_error = load_bot(str(bot))
+    assert player_class is None and load_error is not None
+    assert load_error["where"] == "import"
+    assert "exactly one Player subclass, found 2" in load_error["message"]
+    session = BotSession(None, load_error)
+    assert session.handle(start_for(Game.new(CONFIG, 1), 0)) == load_error
