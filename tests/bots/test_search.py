@@ -1,0 +1,122 @@
+"""The ``search`` bot: legal play, instant forced moves, the time budget, no peeking."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bots.builtin.random_bot import RandomPlayer
+from bots.builtin.search import SearchPlayer
+from bots.player import Player
+from bots.registry import load_player_class
+from engine import Clock, Game, Observation, Phase, RulesConfig
+
+
+def _play(
+    game: Game, players: list[Player], clock: Clock, max_steps: int = 100_000
+) -> dict[int, float]:
+    """Play with ``game.apply`` (raises on an illegal action); slowest decision per seat."""
+    slowest = dict.fromkeys(range(len(players)), 0.0)
+    for _ in range(max_steps):
+        if game.is_over:
+            break
+        seat = game.decider
+        observation = game.observe(seat).with_clock(clock)
+        start = time.perf_counter()
+        action = players[seat].act(observation)
+        slowest[seat] = max(slowest[seat], time.perf_counter() - start)
+        game.apply(action)
+    return slowest
+
+
+def test_registry_loads_the_search_bot() -> None:
+    assert load_player_class("search").name == "search"
+
+
+def test_plays_complete_games_legally() -> None:
+    tiny = Clock(0.01, 0.5)
+    game = Game.new(RulesConfig(), seed=11)
+    players: list[Player] = [SearchPlayer(random.Random(1)), SearchPlayer(random.Random(2))]
+    players += [RandomPlayer(random.Random(3)), RandomPlayer(random.Random(4))]
+    _play(game, players, tiny)
+    assert game.is_over
+
+    config = RulesConfig(players=3, friendly_robber=True, strict_trade_then_build=True)
+    game = Game.new(config, seed=12)
+    _play(game, [SearchPlayer(random.Random(s)) for s in range(3)], tiny)
+    assert game.is_over
+
+
+def test_beats_random_players() -> None:
+    game = Game.new(RulesConfig(), seed=21)
+    players: list[Player] = [RandomPlayer(random.Random(s)) for s in range(4)]
+    search = SearchPlayer(random.Random(5))
+    search.max_samples = 1  # reproducible: one sample per decision, the clock is ample
+    players[2] = search
+    _play(game, players, Clock(30.0, 0.0))
+    outcome = game.outcome
+    assert outcome is not None and outcome.winner == 2
+
+
+def test_single_legal_action_is_answered_at_once() -> None:
+    game = Game.new(RulesConfig(), seed=3)
+    rng = random.Random(0)
+    while game.phase is not Phase.ROLL or len(game.legal_actions()) != 1:
+        game.apply(rng.choice(game.legal_actions()))
+    observation = game.observe(game.decider).with_clock(Clock(30.0, 60.0))
+    start = time.perf_counter()
+    action = SearchPlayer(random.Random(1)).act(observation)
+    assert time.perf_counter() - start < 0.01
+    assert action == game.legal_actions()[0]
+
+
+def test_respects_the_decision_budget() -> None:
+    budget = 0.05
+    game = Game.new(RulesConfig(), seed=31)
+    players: list[Player] = [RandomPlayer(random.Random(s)) for s in range(4)]
+    players[1] = SearchPlayer(random.Random(7))
+    slowest = _play(game, players, Clock(budget, 0.5), max_steps=1500)
+    assert slowest[1] < budget + 0.02, f"slowest decision took {slowest[1]:.3f}s"
+
+
+def _swap_hidden_cards(game: Game, me: int) -> Game | None:
+    """A copy in which two opponents exchanged one card of different kinds: every public
+    count (hand sizes, bank) and ``me``'s view stay the same."""
+    twin = game.copy()
+    s = twin.state
+    others = [p for p in range(s.n) if p != me]
+    for a in others:
+        for b in others:
+            for ra in range(5):
+                for rb in range(5):
+                    if a != b and ra != rb and s.hands[a][ra] and s.hands[b][rb]:
+                        s.hands[a][ra] -= 1
+                        s.hands[a][rb] += 1
+                        s.hands[b][rb] -= 1
+                        s.hands[b][ra] += 1
+                        return twin
+    return None
+
+
+def test_decisions_depend_only_on_the_observation() -> None:
+    game = Game.new(RulesConfig(), seed=41)
+    rng = random.Random(2)
+    checked = 0
+    while not game.is_over and checked < 6:
+        seat = game.decider
+        if game.phase is Phase.MAIN and len(game.legal_actions()) > 3:
+            twin = _swap_hidden_cards(game, seat)
+            if twin is not None:
+                first: Observation = game.observe(seat).with_clock(Clock(30.0, 0.0))
+                second: Observation = twin.observe(seat).with_clock(Clock(30.0, 0.0))
+                assert first.to_dict() == second.to_dict()
+                assert twin.state.hands != game.state.hands
+                answers = []
+                for observation in (first, second):
+                    player = SearchPlayer(random.Random(9))
+                    player.max_samples = 2
+                    answers.append(player.act(observation))
+                assert answers[0] == answers[1]
+                checked += 1
+        game.apply(rng.choice(game.legal_actions()))
+    assert checked
