@@ -10,9 +10,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
+from arena_cli.output import table_console
 from engine.perf import memory_profile, micro_benchmarks, play_random_games, summarise
 
 COMPARISON_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "vs_catanatron.py"
@@ -30,7 +30,7 @@ def _load_comparison() -> ModuleType | None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    console = Console(stderr=args.json)
+    console = table_console(stderr=args.json)
     results: dict[str, Any] = {}
 
     console.print(f"[bold]Engine:[/] {args.repeats} x {args.games} random 4-player games")

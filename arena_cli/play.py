@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from arena_cli.output import error
+from arena_cli.output import error, table_console
 from arena_runner import (
     Fault,
     InProcessDriver,
@@ -159,7 +159,7 @@ def _play_games(args: argparse.Namespace, config: RulesConfig, drivers: list[Sea
             progress.advance(task)
 
     summary = _summary(args, tallies, turns, truncated)
-    _print_table(Console(), summary)
+    _print_table(table_console(), summary)
     _print_faults(tallies)
     if args.json:
         sys.stdout.write(json.dumps(summary, sort_keys=True) + "\n")
