@@ -1,0 +1,117 @@
+"""The bot runtime virtualenv: Debian's python at a world-readable path.
+
+The project interpreter may live where an unprivileged sandbox cannot exec it (pyenv under
+/root), so bots run on ``/usr/bin/python3.11`` in a dedicated venv holding only what the
+child needs. A ``.pth`` file adds the read-only source root ``/arena/src`` (the project's
+``engine/`` and ``bots/``, bind-mounted by the launcher). ``python -m
+arena_runner.sandbox.botenv [PATH]`` builds it (idempotent, version-stamped).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+BOTENV_VERSION = 1
+BASE_PYTHON = "/usr/bin/python3.11"
+REQUIREMENTS = ("orjson==3.13.0", "networkx==3.6.1", "pyseccomp==0.1.2")
+SRC_MOUNT = "/arena/src"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+STAMP_NAME = ".catan-botenv.json"
+
+
+class BotenvError(RuntimeError):
+    """The bot runtime venv cannot be built or is not usable by the sandbox user."""
+
+
+def default_path() -> Path:
+    """``$CATAN_BOTENV``, else ``<repo>/.cache/botenv``."""
+    return Path(os.environ.get("CATAN_BOTENV") or REPO_ROOT / ".cache" / "botenv").absolute()
+
+
+def site_packages(env: Path) -> Path:
+    """The venv's site-packages (the base python is 3.11)."""
+    return env / "lib" / "python3.11" / "site-packages"
+
+
+def _stamp() -> dict[str, object]:
+    return {
+        "version": BOTENV_VERSION,
+        "base_python": BASE_PYTHON,
+        "requirements": list(REQUIREMENTS),
+        "src_mount": SRC_MOUNT,
+    }
+
+
+def _is_current(env: Path) -> bool:
+    try:
+        stamp = json.loads((env / STAMP_NAME).read_text())
+    except (OSError, ValueError):
+        return False
+    return stamp == _stamp() and (env / "bin" / "python").exists()
+
+
+def check_world_readable(path: Path) -> None:
+    """Raise unless every ancestor of ``path`` is searchable by other users."""
+    for part in [path, *path.parents]:
+        mode = part.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            raise BotenvError(
+                f"{part} is not searchable by other users (mode {oct(mode & 0o777)}): the "
+                f"sandbox user cannot reach {path}"
+            )
+
+
+def _build(target: Path) -> None:
+    if not os.access(BASE_PYTHON, os.X_OK):
+        raise BotenvError(f"{BASE_PYTHON} is missing (apt-get install python3.11-venv)")
+    subprocess.run([BASE_PYTHON, "-m", "venv", "--without-pip", str(target)], check=True)
+    python = target / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install"]
+    flags = ["--quiet", "--no-input", "--disable-pip-version-check", "--no-warn-script-location"]
+    subprocess.run([*pip, *flags, *REQUIREMENTS], check=True)
+    (site_packages(target) / "catan_arena_src.pth").write_text(SRC_MOUNT + "\n")
+    for root, dirs, files in os.walk(target):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            if not os.path.islink(path):
+                os.chmod(path, os.stat(path).st_mode | 0o444 | (0o111 if name in dirs else 0))
+    os.chmod(target, 0o755)
+    (target / STAMP_NAME).write_text(json.dumps(_stamp(), indent=1) + "\n")
+
+
+def ensure_botenv(path: Path | None = None) -> Path:
+    """Build the bot runtime venv at ``path`` unless an up-to-date one is there."""
+    env = (path or default_path()).absolute()
+    if not _is_current(env):
+        env.parent.mkdir(parents=True, exist_ok=True)
+        with open(env.parent / f".{env.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not _is_current(env):
+                staging = env.with_name(f".{env.name}.build-{os.getpid()}")
+                shutil.rmtree(staging, ignore_errors=True)
+                try:
+                    _build(staging)
+                    shutil.rmtree(env, ignore_errors=True)
+                    staging.rename(env)
+                finally:
+                    shutil.rmtree(staging, ignore_errors=True)
+    check_world_readable(env / "bin")
+    return env
+
+
+def main(argv: list[str]) -> int:
+    """Entry point for the Makefile: build (or confirm) the bot runtime venv."""
+    env = ensure_botenv(Path(argv[0]) if argv else None)
+    print(f"bot runtime venv ready: {env}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,325 @@
+"""One cgroup per bot (v1 or v2): memory, pids, CPU quota, freezer; and the janitor.
+
+Cgroups are named ``catan-arena-<worker pid>-<name>`` and created under the worker's own
+cgroup of each controller. Without a writable hierarchy, :class:`BotControl` freezes
+with SIGSTOP/SIGCONT of the bot's process tree instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena_runner.sandbox.limits import Limits
+
+ROOT = Path("/sys/fs/cgroup")
+PREFIX = "catan-arena-"
+V1_CONTROLLERS = ("memory", "pids", "cpu", "freezer")
+V2_CONTROLLERS = ("memory", "pids", "cpu")
+_PERIOD_US = 100_000
+
+
+def version() -> str | None:
+    """``"v2"`` (unified), ``"v1"`` (legacy or hybrid with v1 controllers), or None."""
+    if (ROOT / "cgroup.controllers").exists():
+        return "v2"
+    if all((ROOT / c).is_dir() for c in V1_CONTROLLERS):
+        return "v1"
+    return None
+
+
+def _own_paths() -> dict[str, str]:
+    """Controller -> this process's cgroup path ("" is the v2 hierarchy)."""
+    paths: dict[str, str] = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for name in controllers.split(",") if controllers else [""]:
+            paths[name] = path.lstrip("/")
+    return paths
+
+
+def _bases() -> dict[str, Path]:
+    """Controller -> the directory under which this worker creates bot cgroups."""
+    own = _own_paths()
+    if version() == "v2":
+        return {"": ROOT / own.get("", "")}
+    return {c: ROOT / c / own.get(c, "") for c in V1_CONTROLLERS}
+
+
+def _write(path: Path, value: str) -> None:
+    path.write_text(value)
+
+
+def _enable_v2_controllers(base: Path) -> None:
+    wanted = " ".join(f"+{c}" for c in V2_CONTROLLERS)
+    try:
+        _write(base / "cgroup.subtree_control", wanted)
+    except OSError:
+        # "no internal processes": move the worker into a leaf, then delegate
+        leaf = base / f"{PREFIX}worker-{os.getpid()}"
+        leaf.mkdir(exist_ok=True)
+        _write(leaf / "cgroup.procs", str(os.getpid()))
+        _write(base / "cgroup.subtree_control", wanted)
+
+
+@dataclass
+class BotCgroup:
+    """The cgroup directories of one bot (one per v1 controller, or one v2 directory)."""
+
+    version: str
+    dirs: dict[str, Path]
+
+    @classmethod
+    def create(cls, name: str, limits: Limits) -> BotCgroup:
+        """Create ``catan-arena-<pid>-<name>`` with the limits applied; OSError if not allowed."""
+        kind = version()
+        if kind is None:
+            raise OSError("no cgroup hierarchy found")
+        leaf = f"{PREFIX}{os.getpid()}-{name}"
+        bases = _bases()
+        if kind == "v2":
+            _enable_v2_controllers(bases[""])
+        group = cls(kind, {c: base / leaf for c, base in bases.items()})
+        for path in group.dirs.values():
+            path.mkdir()
+        try:
+            group._limit(limits)
+        except OSError:
+            group.remove()
+            raise
+        return group
+
+    def _limit(self, limits: Limits) -> None:
+        quota = str(int(limits.cpu_quota * _PERIOD_US))
+        if self.version == "v2":
+            d = self.dirs[""]
+            _write(d / "memory.max", str(limits.memory_bytes))
+            with contextlib.suppress(OSError):
+                _write(d / "memory.swap.max", "0")
+            _write(d / "pids.max", str(limits.pids))
+            _write(d / "cpu.max", f"{quota} {_PERIOD_US}")
+            return
+        _write(self.dirs["memory"] / "memory.limit_in_bytes", str(limits.memory_bytes))
+        with contextlib.suppress(OSError):  # only with swap accounting
+            _write(self.dirs["memory"] / "memory.memsw.limit_in_bytes", str(limits.memory_bytes))
+        _write(self.dirs["pids"] / "pids.max", str(limits.pids))
+        _write(self.dirs["cpu"] / "cpu.cfs_period_us", str(_PERIOD_US))
+        _write(self.dirs["cpu"] / "cpu.cfs_quota_us", quota)
+
+    @property
+    def procs_files(self) -> list[Path]:
+        """The ``cgroup.procs`` files a new bot process writes its pid into."""
+        return [d / "cgroup.procs" for d in self.dirs.values()]
+
+    @property
+    def _main(self) -> Path:
+        return self.dirs["" if self.version == "v2" else "freezer"]
+
+    def pids(self) -> list[int]:
+        try:
+            text = (self._main / "cgroup.procs").read_text()
+        except OSError:
+            return []
+        return [int(p) for p in text.split()]
+
+    def freeze(self) -> None:
+        self._set_frozen(True)
+
+    def thaw(self) -> None:
+        self._set_frozen(False)
+
+    def _set_frozen(self, frozen: bool, timeout: float = 2.0) -> None:
+        if self.version == "v2":
+            _write(self._main / "cgroup.freeze", "1" if frozen else "0")
+        else:
+            _write(self._main / "freezer.state", "FROZEN" if frozen else "THAWED")
+        deadline = time.monotonic() + timeout
+        while self.is_frozen() != frozen:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"cgroup {self._main} did not reach frozen={frozen}")
+            time.sleep(0.001)
+
+    def is_frozen(self) -> bool:
+        """True once every task is frozen (v1 FREEZING counts as not yet)."""
+        if self.version == "v2":
+            return "frozen 1" in (self._main / "cgroup.events").read_text()
+        return (self._main / "freezer.state").read_text().strip() == "FROZEN"
+
+    def kill_all(self, timeout: float = 5.0) -> None:
+        """SIGKILL every process in the cgroup (frozen first, so none can fork away)."""
+        kill_file = self._main / "cgroup.kill"
+        if self.version == "v2" and kill_file.exists():
+            _write(kill_file, "1")
+        else:
+            with contextlib.suppress(OSError, TimeoutError):
+                self.freeze()
+            for pid in self.pids():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError, TimeoutError):
+                self.thaw()
+        deadline = time.monotonic() + timeout
+        while self.pids() and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def remove(self) -> None:
+        """Kill what is left, then delete the directories."""
+        self.kill_all()
+        for path in self.dirs.values():
+            for _ in range(100):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+
+
+def usable_version() -> str | None:
+    """The cgroup version if this worker can create, limit and remove a bot cgroup."""
+    try:
+        BotCgroup.create("probe", Limits()).remove()
+    except (OSError, KeyError):
+        return None
+    return version()
+
+
+class BotControl:
+    """Freeze, thaw and kill one bot: through its cgroup, else by signals to its tree."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], cgroup: BotCgroup | None) -> None:
+        self.proc, self.cgroup = proc, cgroup
+
+    def freeze(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.freeze()
+        else:
+            self._signal_tree(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.thaw()
+        else:
+            self._signal_tree(signal.SIGCONT)
+
+    def kill_all(self, timeout: float = 5.0) -> None:
+        """Kill the bot and everything it started, reap it, and drop its cgroup."""
+        tree = self._signal_tree(signal.SIGKILL)
+        if self.cgroup is not None:
+            self.cgroup.remove()
+        self.proc.wait()
+        deadline = time.monotonic() + timeout
+        while any(is_running(pid) for pid in tree) and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def _signal_tree(self, sig: int) -> list[int]:
+        tree = [self.proc.pid, *descendants(self.proc.pid)]
+        for pid in tree:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        return tree
+
+
+def is_running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def _proc_table() -> Iterator[tuple[int, int, int]]:
+    """(pid, ppid, real uid) of every visible process."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = Path(entry.path, "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        yield int(entry.name), int(fields["PPid"]), int(fields["Uid"].split()[0])
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children first; across pid namespaces too)."""
+    children: dict[int, list[int]] = {}
+    for child, parent, _ in _proc_table():
+        children.setdefault(parent, []).append(child)
+    found, todo = [], list(children.get(pid, []))
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _owner(name: str) -> int | None:
+    """The worker pid in ``catan-arena-<pid>-<name>`` or ``catan-arena-worker-<pid>``."""
+    rest = name.removeprefix(PREFIX).removeprefix("worker-")
+    head = rest.split("-", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def _is_sandbox_command(pid: int) -> bool:
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return any(a in (b"bots.runtime", b"bots.jail", b"/arena/env") for a in argv)
+
+
+def janitor(sandbox_uids: tuple[int, ...] = (65534,)) -> list[str]:
+    """Remove ``catan-arena-*`` cgroups of dead workers and kill orphaned bot processes.
+
+    Called when a worker starts; returns what it removed or killed.
+    """
+    done: list[str] = []
+    with contextlib.suppress(OSError):
+        bases = _bases() if version() is not None else {}
+        for base in bases.values():
+            for path in sorted(base.glob(f"{PREFIX}*"), reverse=True):  # bots before workers
+                owner = _owner(path.name)
+                if path.is_dir() and owner is not None and not _alive(owner):
+                    _kill_and_rmdir(path)
+                    done.append(str(path))
+    for pid, ppid, uid in list(_proc_table()):
+        if uid in sandbox_uids and ppid == 1 and _is_sandbox_command(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+                done.append(f"pid {pid}")
+    return done
+
+
+def _kill_and_rmdir(path: Path, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
+        except OSError:
+            pids = []
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            path.rmdir()
+            return
+        time.sleep(0.01)

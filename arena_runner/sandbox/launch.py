@@ -1,0 +1,159 @@
+"""Start one bot process inside the sandbox of a given tier.
+
+Outside in: [cgroup join (sh, as root)] -> setpriv (drop to the sandbox uid, parent-death
+SIGKILL) -> bwrap (namespaces, read-only binds, tmpfs /tmp; FULL tier only) -> the bot
+runtime venv's python, whose runtime calls ``bots.jail.harden_from_env()`` before
+importing the bot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena_runner.sandbox.botenv import REPO_ROOT, SRC_MOUNT, check_world_readable, default_path
+from arena_runner.sandbox.cgroups import BotCgroup
+from arena_runner.sandbox.limits import Limits
+from arena_runner.sandbox.tiers import JAIL_LAYERS, Tier
+
+SANDBOX_UID = 65534  # nobody; pass a distinct uid per concurrent seat for more isolation
+BOT_MOUNT = "/bot"
+ENV_MOUNT = "/arena/env"
+SOURCE_PACKAGES = ("engine", "bots")
+ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+JAIL_ENV = "CATAN_JAIL"  # = bots.jail.ENV_VAR (not imported: bots.jail is child-side)
+_JOIN_CGROUP = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+_BOOT = (
+    "import sys,runpy;sys.path.insert(0,sys.argv.pop(1));m=sys.argv.pop(1);"
+    "runpy.run_module(m,run_name='__main__',alter_sys=True)"
+)
+
+
+def stage_bot(bot_file: Path, workdir: Path, uid: int) -> tuple[Path, Path]:
+    """Copy the bot into a fresh read-only seat dir; return (bot dir, private tmp dir)."""
+    os.chmod(workdir, os.stat(workdir).st_mode | 0o111)  # the sandbox uid must reach its seat
+    check_world_readable(workdir)
+    seat = Path(tempfile.mkdtemp(prefix="seat-", dir=workdir))
+    bot_dir, tmp_dir = seat / "bot", seat / "tmp"
+    if bot_file.is_dir():
+        shutil.copytree(bot_file, bot_dir, symlinks=False)
+    else:
+        bot_dir.mkdir()
+        shutil.copyfile(bot_file, bot_dir / bot_file.name)
+    for root, dirs, files in os.walk(bot_dir):
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644)
+    os.chmod(seat, 0o755)
+    os.chmod(bot_dir, 0o755)
+    tmp_dir.mkdir(mode=0o700)
+    if os.geteuid() == 0:
+        os.chown(tmp_dir, uid, uid)
+    return bot_dir, tmp_dir
+
+
+def _jail_config(
+    tier: Tier,
+    limits: Limits,
+    readable: list[str],
+    tmp: str,
+    require: Sequence[str] | None,
+    apply: Sequence[str] | None,
+) -> str:
+    everything = () if tier is Tier.NONE else JAIL_LAYERS
+    return json.dumps(
+        {
+            "apply": list(everything if apply is None else apply),
+            "limits": limits.jail_limits(),
+            "readable_paths": readable,
+            "writable_tmp": tmp,
+            "require": list(tier.jail_layers if require is None else require),
+        }
+    )
+
+
+def bwrap_args(botenv: Path, bot_dir: Path, limits: Limits) -> list[str]:
+    """The bwrap prefix: fresh namespaces, read-only system + runtime + source + bot."""
+    args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"]
+    args += ["--new-session", "--cap-drop", "ALL", "--clearenv", "--ro-bind", "/usr", "/usr"]
+    for name in ROOT_LINKS:
+        if os.path.islink(name):
+            args += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            args += ["--ro-bind", name, name]
+    args += ["--ro-bind", str(botenv), ENV_MOUNT]
+    for package in SOURCE_PACKAGES:
+        args += ["--ro-bind", str(REPO_ROOT / package), f"{SRC_MOUNT}/{package}"]
+    args += ["--ro-bind", str(bot_dir), BOT_MOUNT, "--proc", "/proc", "--dev", "/dev"]
+    args += ["--size", str(limits.tmp_bytes), "--perms", "0700", "--tmpfs", "/tmp"]
+    return [*args, "--chdir", "/tmp", "--hostname", "arena"]
+
+
+def drop_privileges(uid: int) -> list[str]:
+    if os.geteuid() != 0:
+        return []
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--pdeathsig=KILL"]
+
+
+def spawn_sandboxed(
+    bot_file: Path,
+    *,
+    tier: Tier,
+    limits: Limits,
+    workdir: Path,
+    module: str = "bots.runtime",
+    cgroup: BotCgroup | None = None,
+    uid: int = SANDBOX_UID,
+    botenv: Path | None = None,
+    require: Sequence[str] | None = None,
+    jail_layers: Sequence[str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """Run ``python -I -m MODULE <bot>`` for a per-seat copy of ``bot_file`` at ``tier``.
+
+    ``workdir`` (owned and removed by the caller) receives the seat dir. ``require``
+    overrides the in-child layers that must apply (the probe passes ``()``);
+    ``jail_layers`` restricts the layers attempted (tests of single layers only).
+    """
+    bot_file, workdir = Path(bot_file).absolute(), Path(workdir).absolute()
+    botenv = (botenv or default_path()).absolute()
+    bot_dir, tmp_dir = stage_bot(bot_file, workdir, uid)
+    entry = bot_file.name if bot_file.is_file() else ""
+    cwd = str(tmp_dir)
+    if tier is Tier.NONE:
+        config = _jail_config(tier, limits, [], cwd, require, jail_layers)
+        cmd = [sys.executable, "-I", "-m", module, str(bot_dir / entry)]
+        env = {JAIL_ENV: config}
+    elif tier.uses_bwrap:
+        readable = ["/usr", ENV_MOUNT, SRC_MOUNT, BOT_MOUNT]
+        config = _jail_config(tier, limits, readable, "/tmp", require, jail_layers)
+        python = [f"{ENV_MOUNT}/bin/python", "-I", "-B", "-m", module, f"{BOT_MOUNT}/{entry}"]
+        cmd = [*drop_privileges(uid), *bwrap_args(botenv, bot_dir, limits)]
+        cmd += ["--setenv", JAIL_ENV, config, "--", *python]
+        env = {}
+    else:
+        readable = ["/usr", *(p for p in ROOT_LINKS if os.path.isdir(p) and not os.path.islink(p))]
+        readable += [str(botenv), *(str(REPO_ROOT / p) for p in SOURCE_PACKAGES), str(bot_dir)]
+        config = _jail_config(tier, limits, readable, cwd, require, jail_layers)
+        python = [str(botenv / "bin" / "python"), "-I", "-B", "-c", _BOOT, str(REPO_ROOT)]
+        cmd = [*drop_privileges(uid), *python, module, str(bot_dir / entry)]
+        env = {JAIL_ENV: config}
+    if cgroup is not None:
+        cmd = ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *map(str, cgroup.procs_files), "--", *cmd]
+    return subprocess.Popen(
+        cmd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,
+        close_fds=True,
+        start_new_session=True,
+        cwd=cwd,
+        env=env,
+    )
