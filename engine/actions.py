@@ -295,6 +295,26 @@ OFFERS_ONE_FOR_ONE: Final = tuple(
 )
 
 
+_INTERNED: Final[tuple[Action, ...]] = (
+    ROLL, END_TURN, BUY_DEV, KNIGHT, ROAD_BUILDING, ACCEPT, REJECT, CANCEL,
+    *ROADS, *SETTLEMENTS, *CITIES, *DISCARDS, *MONOPOLIES, *CONFIRMS,
+    *(a for row in PLENTY for a in row), *(a for row in MARITIME for a in row),
+    *(a for row in ROBBER for a in row), *(a for row in OFFERS_ONE_FOR_ONE for a in row),
+)  # fmt: skip
+_SINGLETONS: Final[dict[type[Action], Action]] = {
+    type(a): a for a in (ROLL, END_TURN, BUY_DEV, KNIGHT, ROAD_BUILDING, ACCEPT, REJECT, CANCEL)
+}
+_JSON_BY_ID: Final[dict[int, dict[str, Any]]] = {id(a): a.to_dict() for a in _INTERNED}
+_DECODED: dict[tuple[Any, ...], Action] = {}
+_DECODED_MAX = 4096
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """``action.to_dict()``, fast for the interned actions (a fresh copy every time)."""
+    cached = _JSON_BY_ID.get(id(action))
+    return dict(cached) if cached is not None else action.to_dict()
+
+
 def _int_field(data: dict[str, Any], name: str, upper: int) -> int:
     value = data.get(name)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < upper:
@@ -323,6 +343,23 @@ def _bag_field(data: dict[str, Any], name: str) -> Bag:
 
 def action_from_dict(data: object) -> Action:
     """Parse the JSON form of an action; raise :class:`InvalidActionError` if malformed."""
+    if type(data) is dict:
+        try:
+            # Types are part of the key, so that True or 1.0 never pass for the int 1.
+            key = (*data.items(), *map(type, data.values()))
+            hit = _DECODED.get(key)
+        except TypeError:  # unhashable values (trade bags): no caching
+            return _parse_action_dict(data)
+        if hit is not None:
+            return hit
+        action = _parse_action_dict(data)
+        if len(_DECODED) < _DECODED_MAX and id(action) in _JSON_BY_ID:
+            _DECODED[key] = action
+        return action
+    return _parse_action_dict(data)
+
+
+def _parse_action_dict(data: object) -> Action:
     if not isinstance(data, dict):
         raise InvalidActionError(f"an action must be a JSON object, got {type(data).__name__}")
     kind = data.get("type")
@@ -360,7 +397,7 @@ def action_from_dict(data: object) -> Action:
         return CounterTrade(_bag_field(data, "give"), _bag_field(data, "get"))
     if cls is ConfirmTrade:
         return CONFIRMS[_int_field(data, "seat", MAX_SEATS)]
-    return cls()
+    return _SINGLETONS[cls]
 
 
 _SIMPLE: Final[dict[str, Action]] = {

@@ -13,14 +13,12 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from engine import actions as A
-from engine.actions import NUM_EDGES, NUM_NODES, Action
+from engine.actions import Action
 from engine.board.layouts import BoardLayout
 from engine.config import RulesConfig
 from engine.phases import Phase
 from engine.state import GameState, Step
-from engine.types import DevCard, Resource, bag_from_dict, bag_to_dict
-
-OBSERVATION_VERSION = 1
+from engine.types import DevCard, Resource
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,14 +254,12 @@ class Observation:
         return self.visible_points[self.seat] + self.dev_cards[4]
 
     def to_dict(self, history_from: int | None = None) -> dict[str, Any]:
-        """The documented JSON form (see docs/bot-guide.md). With ``history_from``, the
-        history steps from that index on are included (as ``history`` plus
+        """The documented JSON form (``engine.observation_json``). With ``history_from``,
+        the history steps from that index on are included (as ``history`` plus
         ``history_start``), so a stream of observations can send only what is new."""
-        data = self._to_dict()
-        if history_from is not None:
-            data["history_start"] = history_from
-            data["history"] = self.history.to_list(history_from)
-        return data
+        from engine.observation_json import observation_to_dict
+
+        return observation_to_dict(self, history_from)
 
     @classmethod
     def from_dict(
@@ -271,75 +267,12 @@ class Observation:
     ) -> Observation:
         """Rebuild an observation from its JSON form. ``steps`` is the history known so far
         (entries in ``data["history"]`` are appended to it). Raises ``ValueError``."""
+        from engine.observation_json import observation_from_dict
+
         try:
-            return _from_dict(data, config, board, steps)
-        except (KeyError, TypeError, IndexError) as exc:
+            return observation_from_dict(data, config, board, steps)
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
             raise ValueError(f"malformed observation: {exc.__class__.__name__}: {exc}") from None
-
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "version": OBSERVATION_VERSION,
-            "seat": self.seat,
-            "phase": self.phase.label,
-            "turn": self.turn,
-            "current": self.current,
-            "decider": self.decider,
-            "hand": None if self.hand is None else bag_to_dict(self.hand),
-            "dev_cards": None if self.dev_cards is None else _devs(self.dev_cards),
-            "dev_cards_new": None if self.dev_cards_new is None else _devs(self.dev_cards_new),
-            "robber": self.robber,
-            "buildings": [
-                {"node": v, "seat": o, "kind": "city" if k == 2 else "settlement"}
-                for v, (o, k) in enumerate(zip(self.node_owner, self.node_kind, strict=True))
-                if o != -1
-            ],
-            "roads": [{"edge": e, "seat": o} for e, o in enumerate(self.edge_owner) if o != -1],
-            "players": [
-                {
-                    "seat": p,
-                    "resource_count": self.resource_counts[p],
-                    "dev_count": self.dev_counts[p],
-                    "knights": self.knights[p],
-                    "visible_points": self.visible_points[p],
-                    "road_length": self.road_lengths[p],
-                    "roads_left": self.roads_left[p],
-                    "settlements_left": self.settlements_left[p],
-                    "cities_left": self.cities_left[p],
-                    "to_discard": self.to_discard[p],
-                }
-                for p in range(len(self.resource_counts))
-            ],
-            "longest_road": self.longest_road,
-            "largest_army": self.largest_army,
-            "bank": bag_to_dict(self.bank),
-            "deck_size": self.deck_size,
-            "dice": None if self.dice is None else list(self.dice),
-            "rolled": self.rolled,
-            "dev_played": self.dev_played,
-            "offer": None
-            if self.offer is None
-            else {"give": bag_to_dict(self.offer[0]), "get": bag_to_dict(self.offer[1])},
-            "responses": [_response(r) for r in self.responses],
-            "offers_made": self.offers_made,
-            "built": self.built,
-            "free_roads": self.free_roads,
-            "resume_phase": self.resume_phase.label,
-            "setup_index": self.setup_index,
-            "setup_node": self.setup_node,
-            "played_dev_cards": _devs(self.played_dev_cards),
-            "legal_actions": [a.to_dict() for a in self.legal_actions],
-            "clock": None if self.clock is None else self.clock.to_dict(),
-        }
-
-
-def _devs(counts: tuple[int, ...]) -> dict[str, int]:
-    return {DevCard(i).label: n for i, n in enumerate(counts) if n}
-
-
-def _response(answer: Any) -> Any:
-    if answer is None or isinstance(answer, str):
-        return answer
-    return {"counter": {"give": bag_to_dict(answer[0]), "get": bag_to_dict(answer[1])}}
 
 
 def observe(s: GameState, seat: int | None, legal: Sequence[Action] = ()) -> Observation:
@@ -390,87 +323,4 @@ def observe(s: GameState, seat: int | None, legal: Sequence[Action] = ()) -> Obs
     o.clock = None
     o._steps = s.steps
     o._steps_len = len(s.steps)
-    return o
-
-
-def _bag(data: Any) -> tuple[int, ...]:
-    return bag_from_dict(data)
-
-
-def _dev_bag(data: Any) -> tuple[int, ...]:
-    if not isinstance(data, dict):
-        raise ValueError("development cards must be an object")
-    counts = [0] * 5
-    for key, value in data.items():
-        if not isinstance(value, int) or value < 0:
-            raise ValueError(f"bad count for {key!r}")
-        counts[DevCard.parse(key)] = value
-    return tuple(counts)
-
-
-def _answer(data: Any) -> Any:
-    if data is None or data in ("accept", "reject"):
-        return data
-    counter = data["counter"]
-    return (_bag(counter["give"]), _bag(counter["get"]))
-
-
-def _from_dict(
-    data: Any, config: RulesConfig, board: BoardLayout, steps: list[Step]
-) -> Observation:
-    if not isinstance(data, dict):
-        raise ValueError("an observation must be an object")
-    if data.get("version") != OBSERVATION_VERSION:
-        raise ValueError(f"unsupported observation version {data.get('version')!r}")
-    history = data.get("history")
-    if history is not None:
-        start = data.get("history_start")
-        if start != len(steps):
-            raise ValueError(f"history starts at {start}, but {len(steps)} steps are known")
-        steps.extend(step_from_json(item) for item in history)
-    o = Observation.__new__(Observation)
-    o.seat = data["seat"]
-    o.config = config
-    o.board = board
-    o.phase = Phase[data["phase"].upper()]
-    o.turn, o.current, o.decider = data["turn"], data["current"], data["decider"]
-    o.hand = None if data["hand"] is None else _bag(data["hand"])
-    o.dev_cards = None if data["dev_cards"] is None else _dev_bag(data["dev_cards"])
-    o.dev_cards_new = None if data["dev_cards_new"] is None else _dev_bag(data["dev_cards_new"])
-    owner, kind, roads = [-1] * NUM_NODES, [0] * NUM_NODES, [-1] * NUM_EDGES
-    for b in data["buildings"]:
-        owner[b["node"]] = b["seat"]
-        kind[b["node"]] = 2 if b["kind"] == "city" else 1
-    for r in data["roads"]:
-        roads[r["edge"]] = r["seat"]
-    o.node_owner, o.node_kind, o.edge_owner = tuple(owner), tuple(kind), tuple(roads)
-    o.robber = data["robber"]
-    players = data["players"]
-    o.resource_counts = tuple(p["resource_count"] for p in players)
-    o.dev_counts = tuple(p["dev_count"] for p in players)
-    o.knights = tuple(p["knights"] for p in players)
-    o.visible_points = tuple(p["visible_points"] for p in players)
-    o.road_lengths = tuple(p["road_length"] for p in players)
-    o.roads_left = tuple(p["roads_left"] for p in players)
-    o.settlements_left = tuple(p["settlements_left"] for p in players)
-    o.cities_left = tuple(p["cities_left"] for p in players)
-    o.to_discard = tuple(p["to_discard"] for p in players)
-    o.longest_road, o.largest_army = data["longest_road"], data["largest_army"]
-    o.bank = _bag(data["bank"])
-    o.deck_size = data["deck_size"]
-    o.dice = None if data["dice"] is None else (data["dice"][0], data["dice"][1])
-    o.rolled, o.dev_played, o.built = data["rolled"], data["dev_played"], data["built"]
-    o.free_roads = data["free_roads"]
-    o.resume_phase = Phase[data["resume_phase"].upper()]
-    o.setup_index, o.setup_node = data["setup_index"], data["setup_node"]
-    o.played_dev_cards = _dev_bag(data["played_dev_cards"])
-    offer = data["offer"]
-    o.offer = None if offer is None else (_bag(offer["give"]), _bag(offer["get"]))
-    o.responses = tuple(_answer(r) for r in data["responses"])
-    o.offers_made = data["offers_made"]
-    o.legal_actions = tuple(A.action_from_dict(a) for a in data["legal_actions"])
-    clock = data.get("clock")
-    o.clock = None if clock is None else Clock.from_dict(clock)
-    o._steps = steps
-    o._steps_len = len(steps)
     return o

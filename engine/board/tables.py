@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-
-import networkx as nx
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 from engine.board.layouts import BoardLayout
 from engine.board.topology import Topology, standard_topology
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 GENERIC_HARBOR = 5
 """``node_harbor`` value of an intersection on a 3:1 harbor (2:1 harbors hold the resource)."""
@@ -20,8 +22,6 @@ class Board:
 
     layout: BoardLayout
     topology: Topology
-    graph: nx.Graph
-    """The topology graph annotated with harbor kinds on edges and nodes."""
     hex_resource: tuple[int, ...]
     """Resource produced by each hex, -1 for the desert."""
     node_harbor: tuple[int, ...]
@@ -36,6 +36,22 @@ class Board:
     node_neighbours: tuple[tuple[int, ...], ...]
     node_edges: tuple[tuple[int, ...], ...]
     edge_nodes: tuple[tuple[int, int], ...]
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """The topology graph annotated with this layout: ``terrain``/``number`` per hex in
+        ``graph.graph["hexes"]``, ``harbor`` on harbor paths and their intersections."""
+        graph = self.topology.graph.copy()
+        graph.graph["hexes"] = [
+            {"terrain": t.label, "number": n}
+            for t, n in zip(self.layout.terrains, self.layout.numbers, strict=True)
+        ]
+        for edge, kind in zip(self.topology.harbor_edges, self.layout.harbors, strict=True):
+            a, b = self.topology.edge_nodes[edge]
+            value = GENERIC_HARBOR if kind is None else int(kind)
+            graph.edges[a, b]["harbor"] = value
+            graph.nodes[a]["harbor"] = graph.nodes[b]["harbor"] = value
+        return graph
 
     @property
     def num_nodes(self) -> int:
@@ -52,18 +68,12 @@ class Board:
 
 @lru_cache(maxsize=256)
 def board_for(layout: BoardLayout) -> Board:
-    """Build (once per layout) the annotated graph and the tables derived from it."""
+    """Build (once per layout) the tables of a laid-out board."""
     topo = standard_topology()
-    graph = topo.graph.copy()
     node_harbor = [-1] * topo.num_nodes
     for edge, kind in zip(topo.harbor_edges, layout.harbors, strict=True):
-        a, b = topo.edge_nodes[edge]
-        value = GENERIC_HARBOR if kind is None else int(kind)
-        graph.edges[a, b]["harbor"] = value
-        for n in (a, b):
-            graph.nodes[n]["harbor"] = value
-    for n in graph.nodes:
-        node_harbor[n] = graph.nodes[n].get("harbor", -1)
+        for node in topo.edge_nodes[edge]:
+            node_harbor[node] = GENERIC_HARBOR if kind is None else int(kind)
     by_number: list[list[int]] = [[] for _ in range(13)]
     for h, number in enumerate(layout.numbers):
         if number:
@@ -72,7 +82,6 @@ def board_for(layout: BoardLayout) -> Board:
     return Board(
         layout=layout,
         topology=topo,
-        graph=graph,
         hex_resource=hex_resource,
         node_harbor=tuple(node_harbor),
         hexes_by_number=tuple(tuple(hs) for hs in by_number),

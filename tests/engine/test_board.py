@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -16,7 +17,13 @@ from engine.board.layouts import (
     variable_layout,
 )
 from engine.board.tables import GENERIC_HARBOR, board_for
-from engine.board.topology import HARBOR_SITES, standard_topology
+from engine.board.topology import (
+    HARBOR_SITES,
+    TABLES_FILE,
+    build_graph,
+    standard_topology,
+    tables_from_graph,
+)
 from engine.config import BoardSetup
 from engine.errors import ConfigError
 from engine.types import Resource, Terrain
@@ -38,6 +45,14 @@ def test_topology_counts_and_structure() -> None:
     for node in range(54):
         for other in T.node_neighbours[node]:
             assert T.graph.has_edge(node, other)
+
+
+def test_checked_in_tables_are_derived_from_the_graph() -> None:
+    derived = tables_from_graph(build_graph())
+    assert T.tables() == derived.tables()
+    assert json.loads(TABLES_FILE.read_text()) == derived.tables(), (
+        "run `python -m engine.board` to regenerate standard_topology.json"
+    )
 
 
 def test_coast_is_a_closed_clockwise_ring() -> None:
