@@ -30,7 +30,8 @@ class RulesConfig:
     discard_limit: int = 7
     """A player holding more than this many cards discards half (rounded down) on a 7."""
     friendly_robber: bool = False
-    """The robber may not go on a hex touching a player with 2 or fewer visible points."""
+    """The robber may not go on a hex touching another player with 2 or fewer visible
+    points, nor rob such a player; with no hex left it goes to (or stays on) the desert."""
     domestic_trade: bool = True
     max_trade_offers_per_turn: int = 3
     """Domestic trade proposals a player may make in one turn (keeps games finite)."""
