@@ -30,15 +30,34 @@ def build_parser() -> argparse.ArgumentParser:
         help="thinking time per decision (default %(default)s)",
     )
     play.add_argument(
+        "--time-bank",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="per-game CPU overage allowance per bot (default %(default)s)",
+    )
+    play.add_argument(
         "--in-process",
         action="store_true",
         help="run trusted built-in bots in this process (no isolation, no timeouts)",
+    )
+    play.add_argument(
+        "--sandbox-tier",
+        choices=["FULL", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
+        help="sandbox tier for the bot processes (default: the strongest the host "
+        "supports, at least $CATAN_SANDBOX_MIN_TIER; NONE: plain processes, your own bots "
+        "only; also $CATAN_SANDBOX_TIER)",
     )
 
     validate = sub.add_parser(
         "validate", help="check a bot file the way the platform does on upload"
     )
     validate.add_argument("file", help="the bot file (.py)")
+    validate.add_argument(
+        "--sandbox-tier",
+        choices=["FULL", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
+        help="sandbox tier (default: the strongest the host supports)",
+    )
     validate.add_argument("--seed", type=int, default=0, help="seed of the smoke game")
     validate.add_argument(
         "--timeout",

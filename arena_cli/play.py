@@ -1,8 +1,9 @@
 """``catan-arena play``: a batch of games among bots, seats rotated, with a summary.
 
-Every bot (built-ins too) runs in its own process behind a
-:class:`~arena_runner.SubprocessDriver`; ``--in-process`` runs trusted built-ins in this
-process instead (faster, no isolation, no timeouts).
+Every bot (built-ins too) runs in its own sandboxed process from a
+:class:`~arena_runner.BotRunner` (the tier the host supports, failing closed below
+``$CATAN_SANDBOX_MIN_TIER``; ``--sandbox-tier NONE`` for plain processes);
+``--in-process`` runs trusted built-ins in this process instead (faster, no isolation).
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ from rich.table import Table
 
 from arena_cli.output import error, table_console
 from arena_runner import (
+    BotRunner,
     Fault,
     InProcessDriver,
     MatchResult,
+    SandboxUnavailable,
     SeatDriver,
-    SubprocessDriver,
     bot_seed,
     play_match,
+    resolve_policy,
 )
 from bots.registry import BUILTINS, BotLoadError, load_player_class, resolve_bot
 from engine import BoardSetup, Game, RulesConfig
@@ -44,6 +47,7 @@ class BotTally:
     seconds: float = 0.0
     slowest: float = 0.0
     defaults: int = 0
+    forfeits: int = 0
     faults: list[tuple[int, Fault]] = field(default_factory=list)
     """(game seed, fault)."""
 
@@ -64,16 +68,21 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
     config = _config(args)
     drivers: list[SeatDriver] = []
+    runner: BotRunner | None = None
     try:
-        _add_drivers(args, drivers)
+        if not args.in_process:
+            runner = BotRunner(resolve_policy(getattr(args, "sandbox_tier", None)))
+        _add_drivers(args, runner, drivers)
         _preflight(args, config, drivers)
-        return _play_games(args, config, drivers)
-    except (BotLoadError, SetupError) as exc:
+        return _play_games(args, config, drivers, runner)
+    except (BotLoadError, SetupError, SandboxUnavailable) as exc:
         error(str(exc))
         return 2
     finally:
         for driver in drivers:
             driver.close()
+        if runner is not None:
+            runner.close()
 
 
 def _config(args: argparse.Namespace) -> RulesConfig:
@@ -85,13 +94,15 @@ def _config(args: argparse.Namespace) -> RulesConfig:
     return RulesConfig(**options)
 
 
-def _add_drivers(args: argparse.Namespace, drivers: list[SeatDriver]) -> None:
+def _add_drivers(
+    args: argparse.Namespace, runner: BotRunner | None, drivers: list[SeatDriver]
+) -> None:
     """Append one driver per bot to ``drivers`` (raises BotLoadError/SetupError)."""
     paths = [resolve_bot(spec) for spec in args.bots]
     labels = _labels(args.bots)
-    if not args.in_process:
+    if runner is not None:
         for path in paths:
-            drivers.append(SubprocessDriver(path))
+            drivers.append(runner.driver(path))
         return
     trusted = {p.resolve() for p in BUILTINS.values()}
     for spec, path in zip(args.bots, paths, strict=True):
@@ -116,7 +127,12 @@ def _preflight(args: argparse.Namespace, config: RulesConfig, drivers: list[Seat
             raise SetupError(f"bot {spec!r} could not start: {fault.message}")
 
 
-def _play_games(args: argparse.Namespace, config: RulesConfig, drivers: list[SeatDriver]) -> int:
+def _play_games(
+    args: argparse.Namespace,
+    config: RulesConfig,
+    drivers: list[SeatDriver],
+    runner: BotRunner | None,
+) -> int:
     err = Console(stderr=True)
     replay_dir = Path(args.replays) if args.replays else None
     if replay_dir:
@@ -147,6 +163,7 @@ def _play_games(args: argparse.Namespace, config: RulesConfig, drivers: list[Sea
                 seed,
                 [drivers[bot_at[s]] for s in range(n)],
                 decision_timeout=args.timeout,
+                time_bank=getattr(args, "time_bank", 0.0),
                 seat_names=[labels[bot_at[s]] for s in range(n)],
             )
             turns.append(result.outcome.turns)
@@ -158,7 +175,8 @@ def _play_games(args: argparse.Namespace, config: RulesConfig, drivers: list[Sea
                 path.write_text(json.dumps(result.replay.to_dict(), separators=(",", ":")))
             progress.advance(task)
 
-    summary = _summary(args, tallies, turns, truncated)
+    runner_name = "in-process" if runner is None else f"sandbox {runner.tier.name}"
+    summary = _summary(args, runner_name, tallies, turns, truncated)
     _print_table(table_console(), summary)
     _print_faults(tallies)
     if args.json:
@@ -175,6 +193,7 @@ def _tally(tally: BotTally, result: MatchResult, seat: int, seed: int) -> None:
     tally.seconds += stats.total
     tally.slowest = max(tally.slowest, stats.max)
     tally.defaults += stats.defaults
+    tally.forfeits += seat in result.forfeited
     tally.faults.extend((seed, fault) for fault in result.faults[seat])
 
 
@@ -189,12 +208,16 @@ def _labels(specs: list[str]) -> list[str]:
 
 
 def _summary(
-    args: argparse.Namespace, tallies: list[BotTally], turns: list[int], truncated: int
+    args: argparse.Namespace,
+    runner: str,
+    tallies: list[BotTally],
+    turns: list[int],
+    truncated: int,
 ) -> dict[str, Any]:
     return {
         "games": args.games,
         "seed": args.seed,
-        "runner": "in-process" if args.in_process else "subprocess",
+        "runner": runner,
         "mean_turns": round(statistics.fmean(turns), 2),
         "truncated": truncated,
         "bots": [
@@ -209,6 +232,7 @@ def _summary(
                 "max_decision_ms": round(1000 * t.slowest, 3),
                 "faults": len(t.faults),
                 "defaults": t.defaults,
+                "forfeits": t.forfeits,
             }
             for t in tallies
         ],
@@ -217,7 +241,7 @@ def _summary(
 
 def _print_table(console: Console, summary: dict[str, Any]) -> None:
     table = Table(
-        title=f"{summary['games']} games, seed {summary['seed']}, "
+        title=f"{summary['games']} games ({summary['runner']}), seed {summary['seed']}, "
         f"mean length {summary['mean_turns']} turns, {summary['truncated']} hit the turn cap"
     )
     columns = ("bot", "wins", "win rate", "mean points", "decisions", "mean ms", "max ms")
@@ -245,7 +269,8 @@ def _print_faults(tallies: list[BotTally]) -> None:
         kinds = Counter(fault.kind.value for _, fault in tally.faults)
         counts = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
         seed, first = tally.faults[0]
+        forfeits = f", forfeited {tally.forfeits} games" if tally.forfeits else ""
         sys.stderr.write(
-            f"{tally.name}: {len(tally.faults)} faults ({counts}); first in game {seed} "
+            f"{tally.name}: {len(tally.faults)} faults ({counts}{forfeits}); first in game {seed} "
             f"at step {first.step}: {first.kind.value}: {first.message}\n"
         )

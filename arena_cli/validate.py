@@ -1,8 +1,10 @@
 """``catan-arena validate FILE``: check a bot file the way the platform does on upload.
 
-The file is imported in its own process (which must find exactly one ``Player``), then
-plays a smoke game against three ``random`` bots. Any failure is explained in plain
-words (exit 1); a valid bot gets a short report (exit 0).
+The file is imported in its own sandboxed process (the same :class:`BotRunner` as
+``play`` and the workers; the effective tier is reported), which must find exactly one
+``Player``, then plays a smoke game against three trusted ``random`` bots. Any failure
+is explained in plain words (exit 1); a valid bot gets a short report (exit 0); a
+sandbox failure (not the bot's fault) gives no verdict (exit 3).
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ import argparse
 import re
 import sys
 
-from arena_runner import Fault, FaultKind, InProcessDriver, SubprocessDriver, play_match
+from arena_runner import (
+    BotRunner,
+    Fault,
+    FaultKind,
+    InProcessDriver,
+    SandboxUnavailable,
+    play_match,
+    resolve_policy,
+)
 from arena_runner.match import bot_seed
 from bots.registry import BotLoadError, load_player_class, resolve_bot
 from engine import Game, RulesConfig
@@ -29,13 +39,20 @@ def run_validate(args: argparse.Namespace) -> int:
         path = resolve_bot(args.file)
     except BotLoadError as exc:
         return _invalid(args.file, str(exc))
+    try:
+        runner = BotRunner(resolve_policy(getattr(args, "sandbox_tier", None)))
+    except SandboxUnavailable as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
     config = RulesConfig()
     seat = args.seed % config.players
-    candidate = SubprocessDriver(path)
+    candidate = runner.driver(path)
     try:
         game = Game.new(config, args.seed)
         observation = game.observe(seat, with_legal=False)
         fault = candidate.start(seat, config, game.layout, bot_seed(args.seed, seat), observation)
+        if fault is not None and fault.kind is FaultKind.PLATFORM:
+            return _platform_error(fault.message)
         if fault is not None:
             return _invalid(args.file, _load_problem(fault), fault.detail)
         opponent = load_player_class(OPPONENT)
@@ -45,7 +62,9 @@ def run_validate(args: argparse.Namespace) -> int:
         ]
         result = play_match(config, args.seed, drivers, decision_timeout=args.timeout)
     finally:
-        candidate.close()
+        runner.close()
+    if result.voided:
+        return _platform_error(result.voided)
     faults, stats = result.faults[seat], result.stats[seat]
     if faults:
         first = faults[0]
@@ -57,6 +76,7 @@ def run_validate(args: argparse.Namespace) -> int:
     log = result.logs[seat]
     lines = [
         f"valid: {args.file} (bot {candidate.name!r})",
+        f"  sandbox: tier {runner.tier.name}",
         f"  smoke game: seed {args.seed}, seat {seat} against 3 {OPPONENT} bots, "
         f"{outcome.turns} turns, placed {outcome.placings[seat]} "
         f"with {outcome.points[seat]} points",
@@ -85,7 +105,11 @@ def _load_problem(fault: Fault) -> str:
 def _explain(fault: Fault, timeout: float) -> str:
     """One fault in plain words."""
     if fault.kind is FaultKind.TIMEOUT:
-        return f"it took longer than {timeout:g} s to decide, so its process was stopped"
+        return f"it ran out of time ({timeout:g} s per decision): {fault.message}"
+    if fault.kind is FaultKind.RESOURCE:
+        return f"it hit a resource limit: {fault.message}"
+    if fault.kind is FaultKind.PLATFORM:
+        return f"the sandbox failed (not the bot's fault): {fault.message}"
     if fault.kind is FaultKind.CRASH:
         return f"its process died: {fault.message}"
     if fault.kind is FaultKind.ILLEGAL:
@@ -93,6 +117,12 @@ def _explain(fault: Fault, timeout: float) -> str:
     if fault.kind is FaultKind.GARBAGE:
         return f"its reply could not be understood: {fault.message}"
     return fault.message
+
+
+def _platform_error(reason: str) -> int:
+    """The sandbox, not the bot, failed: no verdict (exit 3)."""
+    sys.stderr.write(f"error: the bot could not be checked on this host: {reason}\n")
+    return 3
 
 
 def _invalid(name: str, reason: str, detail: str = "") -> int:

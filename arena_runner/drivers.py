@@ -4,6 +4,7 @@ driver for trusted built-in bots."""
 from __future__ import annotations
 
 import random
+import time
 import traceback
 from collections.abc import Callable
 from typing import Protocol
@@ -19,6 +20,10 @@ class SeatDriver(Protocol):
     a row (``start`` ... ``end``, ``start`` ...) and is released with ``close``."""
 
     name: str
+    last_cpu: float
+    """CPU seconds the last ``act`` cost the bot (charged to its time bank)."""
+    last_offturn_cpu: float
+    """CPU seconds the bot used between its previous decision and the last ``act``."""
 
     @property
     def alive(self) -> bool:
@@ -38,6 +43,10 @@ class SeatDriver(Protocol):
 
     def end(self, observation: Observation, outcome: Outcome) -> Fault | None: ...
 
+    def pause(self) -> None:
+        """Another seat decides now: stop this bot from running (freeze it)."""
+        ...
+
     def take_log(self) -> str:
         """What the bot wrote since the last call (capped)."""
         ...
@@ -49,7 +58,8 @@ PlayerFactory = Callable[[random.Random], Player]
 
 
 class InProcessDriver:
-    """Runs a trusted player in this process (no timeout can be enforced).
+    """Runs a trusted player in this process (no timeout can be enforced; its thread CPU
+    time is still charged to its bank).
 
     ``factory`` builds a fresh player per game from the seeded generator (a
     :class:`Player` subclass will do), exactly as the bot process does."""
@@ -59,6 +69,8 @@ class InProcessDriver:
         self.name = name or str(getattr(factory, "name", "") or getattr(factory, "__name__", ""))
         self.player: Player | None = None
         self.seat = -1
+        self.last_cpu = 0.0
+        self.last_offturn_cpu = 0.0
 
     @property
     def alive(self) -> bool:
@@ -86,10 +98,13 @@ class InProcessDriver:
             return Fault(
                 self.seat, len(observation.history), FaultKind.ERROR, "the bot did not start"
             )
+        began = time.thread_time()
         try:
             action = self.player.act(observation.with_clock(clock))
         except Exception as exc:
             return self._fault(observation, "act()", exc)
+        finally:
+            self.last_cpu = time.thread_time() - began
         if not isinstance(action, Action):
             message = f"act() returned {action!r:.200} ({type(action).__name__}), not an Action"
             return Fault(self.seat, len(observation.history), FaultKind.ERROR, message)
@@ -104,6 +119,9 @@ class InProcessDriver:
         except Exception as exc:
             return self._fault(observation, "on_game_end()", exc)
         return None
+
+    def pause(self) -> None:
+        pass
 
     def take_log(self) -> str:
         return ""

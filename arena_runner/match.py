@@ -1,5 +1,7 @@
-"""Play one game between seat drivers, turning every bot failure into a recorded fault
-and a safe default action so that the game always finishes."""
+"""Play one game between seat drivers: bots not on turn are frozen, CPU time is charged
+to per-decision budgets and a per-game bank, every bot failure becomes a recorded fault
+(a strike) with a safe default action, and a seat with too many strikes, an empty bank
+or a dead process is forfeited to a trusted autopilot so the game always finishes."""
 
 from __future__ import annotations
 
@@ -8,18 +10,27 @@ import time
 from collections.abc import Sequence
 
 from arena_runner.defaults import safe_default
-from arena_runner.drivers import SeatDriver
-from arena_runner.result import Fault, FaultKind, MatchResult, SeatStats
+from arena_runner.drivers import PlayerFactory, SeatDriver
+from arena_runner.result import Fault, FaultKind, MatchResult
+from arena_runner.seats import DEFAULT_MAX_STRIKES, Seat
 from engine import Action, Clock, EngineError, Game, RulesConfig
 from engine.replay import record
 
 DEFAULT_DECISION_TIMEOUT = 5.0
+IN_PROCESS = "in-process"
 
 
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the ``random.Random`` handed to the bot in ``seat`` of game ``seed``
     (the same as ``bots.local.seeded_rng``)."""
     return seed * 1_000_003 + seat
+
+
+def default_autopilot() -> PlayerFactory:
+    """The built-in ``heuristic`` player (trusted, runs in-process)."""
+    from bots.registry import load_player_class
+
+    return load_player_class("heuristic")
 
 
 def play_match(
@@ -30,66 +41,110 @@ def play_match(
     decision_timeout: float = DEFAULT_DECISION_TIMEOUT,
     time_bank: float = 0.0,
     seat_names: Sequence[str] | None = None,
+    max_strikes: int = DEFAULT_MAX_STRIKES,
+    autopilot: PlayerFactory | None = None,
 ) -> MatchResult:
     """Play the game ``seed`` with ``drivers[s]`` in seat ``s``.
 
-    Each seat sees only its own observations. A decision may take ``decision_timeout``
-    seconds plus whatever is left of the seat's ``time_bank``. Faults (see
-    :class:`FaultKind`) are recorded and replaced by :func:`safe_default`; a seat whose
-    bot failed to start or whose process died gets safe defaults for the rest of the game.
-    The drivers are left open (the caller closes them).
+    Each seat sees only its own observations and a :class:`Clock`: ``decision_timeout``
+    seconds of CPU per decision, overage taken from its ``time_bank`` (Kaggle's model);
+    the wall clock is capped at ``3 x decision + bank``. A platform fault (the sandbox,
+    not the bot) voids the match. The drivers are left open (the caller closes them).
     """
     n = config.players
     if len(drivers) != n:
         raise ValueError(f"{n} players need {n} drivers, got {len(drivers)}")
     game = Game.new(config, seed)
     rng = random.Random(f"safe-default/{seed}")
-    faults: list[list[Fault]] = [[] for _ in range(n)]
-    stats = [SeatStats() for _ in range(n)]
-    banks = [time_bank] * n
-    out = [False] * n
-    for seat, driver in enumerate(drivers):
-        observation = game.observe(seat, with_legal=False)
-        fault = driver.start(seat, config, game.layout, bot_seed(seed, seat), observation)
-        if fault is not None:
-            faults[seat].append(fault)
-            out[seat] = True
+    seats = [Seat(s, d, time_bank) for s, d in enumerate(drivers)]
+    pilot_factory = autopilot or default_autopilot()
 
+    def take_over(seat: Seat) -> None:
+        observation = game.observe(seat.index, with_legal=False)
+        seat.take_over(pilot_factory, config, game.layout, bot_seed(seed, seat.index), observation)
+
+    for seat in seats:
+        observation = game.observe(seat.index, with_legal=False)
+        fault = seat.driver.start(
+            seat.index, config, game.layout, bot_seed(seed, seat.index), observation
+        )
+        if fault is not None:
+            seat.record(fault, max_strikes=1)
+
+    current = -1
     while not game.is_over:
-        seat = game.decider
+        seat = seats[game.decider]
+        if seat.index != current and current >= 0:
+            seats[current].driver.pause()
+        current = seat.index
         action: Action | None = None
-        if not out[seat]:
-            driver = drivers[seat]
-            observation = game.observe(seat)
-            began = time.perf_counter()
-            reply = driver.act(observation, Clock(decision_timeout, banks[seat]))
-            spent = time.perf_counter() - began
-            stats[seat].add(spent)
-            banks[seat] = max(0.0, banks[seat] - max(0.0, spent - decision_timeout))
-            if isinstance(reply, Fault):
-                faults[seat].append(reply)
-                out[seat] = not driver.alive
-            else:
-                try:
-                    game.check(reply)
-                    action = reply
-                except EngineError as exc:
-                    step = len(game.state.steps)
-                    faults[seat].append(Fault(seat, step, FaultKind.ILLEGAL, str(exc)))
+        if seat.playing:
+            action = _decide(game, seat, decision_timeout, max_strikes)
+        else:
+            if seat.autopilot is None and not seat.stats.autopilot:
+                take_over(seat)
+            action = seat.pilot_act(game.observe(seat.index), Clock(decision_timeout, 0.0))
         if action is None:
             action = safe_default(game.legal_actions(), rng)
-            stats[seat].defaults += 1
+            seat.stats.defaults += 1
         game.apply_unchecked(action)
+    return _finish(game, seats, seat_names)
 
+
+def _decide(game: Game, seat: Seat, decision: float, max_strikes: int) -> Action | None:
+    """Ask the seat's bot; None when it faulted (the fault is recorded)."""
+    driver = seat.driver
+    clock = Clock(decision, max(0.0, seat.bank))
+    observation = game.observe(seat.index)
+    began = time.perf_counter()
+    reply = driver.act(observation, clock)
+    seat.stats.add(time.perf_counter() - began)
+    seat.stats.offturn_cpu += driver.last_offturn_cpu
+    step = len(game.state.steps)
+    in_time = seat.charge(clock, driver.last_cpu)
+    if isinstance(reply, Fault):
+        seat.record(reply, max_strikes)
+        return None
+    if not in_time:
+        seat.bank_exhausted(clock, driver.last_cpu, step)
+        return None
+    try:
+        game.check(reply)
+    except EngineError as exc:
+        seat.record(Fault(seat.index, step, FaultKind.ILLEGAL, str(exc)), max_strikes)
+        return None
+    return reply
+
+
+def _finish(game: Game, seats: list[Seat], seat_names: Sequence[str] | None) -> MatchResult:
     outcome = game.outcome
     assert outcome is not None
-    for seat, driver in enumerate(drivers):
-        if not out[seat] and driver.alive:
-            fault = driver.end(game.observe(seat, with_legal=False), outcome)
+    for seat in seats:
+        if seat.playing and seat.driver.alive:
+            fault = seat.driver.end(game.observe(seat.index, with_legal=False), outcome)
             if fault is not None:
-                faults[seat].append(fault)
-    names = list(seat_names) if seat_names is not None else [d.name for d in drivers]
-    seats = tuple({"seat": s, "name": names[s]} for s in range(n))
-    flat = [f.to_dict() for seat_faults in faults for f in seat_faults]
-    replay = record(game, seats, **({"faults": flat} if flat else {}))
-    return MatchResult(replay, outcome, faults, stats, [d.take_log() for d in drivers])
+                seat.faults.append(fault)
+    names = list(seat_names) if seat_names is not None else [s.driver.name for s in seats]
+    tiers = [str(getattr(getattr(s.driver, "tier", None), "name", IN_PROCESS)) for s in seats]
+    platform = [f for s in seats for f in s.faults if f.kind is FaultKind.PLATFORM]
+    voided = None if not platform else f"platform fault: {platform[0].message}"
+    forfeits = [s.forfeit for s in seats if s.forfeit is not None]
+    meta: dict[str, object] = {"sandbox": tiers}
+    flat = [f.to_dict() for s in seats for f in s.faults]
+    if flat:
+        meta |= {"faults": flat, "strikes": [s.strikes for s in seats]}
+    if forfeits:
+        meta["forfeits"] = [f.to_dict() for f in forfeits]
+    if voided:
+        meta["voided"] = voided
+    replay = record(game, tuple({"seat": i, "name": names[i]} for i in range(len(seats))), **meta)
+    return MatchResult(
+        replay,
+        outcome,
+        [s.faults for s in seats],
+        [s.stats for s in seats],
+        [s.driver.take_log() for s in seats],
+        forfeits=forfeits,
+        tiers=tiers,
+        voided=voided,
+    )

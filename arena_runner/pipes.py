@@ -53,6 +53,17 @@ class LineReader:
                 raise PipeClosed
             self._buffer += chunk
 
+    def has_pending(self) -> bool:
+        """True if the other side wrote something not yet asked for (never blocks)."""
+        if self._buffer:
+            return True
+        try:
+            chunk = os.read(self._fd, 1 << 16)
+        except (BlockingIOError, OSError):
+            return False
+        self._buffer += chunk
+        return bool(chunk)
+
     def close(self) -> None:
         self._selector.close()
 

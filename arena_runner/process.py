@@ -1,36 +1,167 @@
-"""Starting and killing a bot process: the one place the sandbox replaces.
+"""Starting, pausing and killing a bot process: the one place a bot process is made.
 
-Everything else in the runner only needs a :class:`subprocess.Popen` with binary
-``stdin``/``stdout``/``stderr`` pipes that speaks :mod:`bots.protocol`.
+:func:`spawn_bot_process` puts the bot in the sandbox the :class:`SandboxPolicy` asks
+for (:func:`arena_runner.sandbox.spawn_sandboxed`), in its own cgroup when the host
+allows; :class:`BotProcess` freezes it off turn, reads its CPU time, and kills it and
+everything it started as a whole.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import functools
+import itertools
 import os
 import signal
 import subprocess
-import sys
+import time
 from pathlib import Path
 
+from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
+from arena_runner.policy import SandboxPolicy
+from arena_runner.sandbox.cgroups import BotCgroup, BotControl
+from arena_runner.sandbox.launch import spawn_sandboxed
 
-def spawn_bot_process(path: Path) -> subprocess.Popen[bytes]:
-    """Start ``python -I -m bots.runtime PATH`` in a new session with piped stdio."""
-    return subprocess.Popen(
-        [sys.executable, "-I", "-m", "bots.runtime", str(path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,
-        close_fds=True,
-        start_new_session=True,
-    )
+_names = itertools.count()
 
 
-def kill_bot_process(process: subprocess.Popen[bytes]) -> None:
-    """Kill the bot and anything it started (its whole session), then reap it."""
+class BotProcess:
+    """A running bot: its ``Popen`` (binary stdio pipes), its cgroup (or None), freezing."""
+
+    def __init__(
+        self,
+        popen: subprocess.Popen[bytes],
+        cgroup: BotCgroup | None = None,
+        *,
+        tier: str = "NONE",
+    ) -> None:
+        self.popen = popen
+        self.cgroup = cgroup
+        self.tier = tier
+        self._control = BotControl(popen, cgroup)
+        self._cpu_pid: int | None = None
+        self._chain: list[int] = []
+        self.frozen = False
+        self.killed = False
+        """True once the runner killed it (a later signal death is then not the bot's)."""
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    @property
+    def bot_pid(self) -> int:
+        """The bot's interpreter (the innermost process), as seen from the host."""
+        return self._cpu_pid if self._cpu_pid is not None else leaf_pid(self.popen.pid)
+
+    def find_bot(self) -> None:
+        """Locate the bot's own interpreter (call once the child has said hello)."""
+        self._chain = process_chain(self.popen.pid)
+        self._cpu_pid = self._chain[-1]
+
+    def cpu(self) -> float:
+        """CPU seconds the bot's interpreter has used so far."""
+        return cpu_seconds(self._cpu_pid if self._cpu_pid is not None else self.popen.pid)
+
+    def freeze(self) -> None:
+        """Stop it from running, without waiting. Once the bot's interpreter is known this
+        is SIGSTOP to it alone (it cannot fork or start threads: seccomp, RLIMIT_NPROC),
+        ~50x cheaper than the cgroup v1 freezer, which is used before that."""
+        if self.frozen or self.popen.returncode is not None:
+            return
+        self.frozen = True
+        self._set(signal.SIGSTOP, True)
+
+    def thaw(self) -> None:
+        if not self.frozen:
+            return
+        self.frozen = False
+        self._set(signal.SIGCONT, False)
+
+    def _set(self, sig: int, frozen: bool) -> None:
+        with contextlib.suppress(OSError):
+            if self._cpu_pid is not None and self.tier != "NONE":
+                os.kill(self._cpu_pid, sig)
+            elif self.cgroup is not None:
+                _write_freezer(self.cgroup, frozen)
+            else:  # tier NONE: its own session and process group
+                os.killpg(self.popen.pid, sig)
+
+    def kill(self) -> None:
+        """Kill the bot and everything it started, reap it, remove its cgroup.
+
+        The innermost process dies first, so each bwrap layer reaps the one below and
+        exits by itself: no orphan is left for init to reap."""
+        self.killed = self.killed or self.popen.poll() is None
+        self.thaw()
+        chain = process_chain(self.popen.pid) if self.popen.poll() is None else []
+        chain = chain if len(chain) > len(self._chain) else self._chain
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(chain[-1], signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(1.0)
+        self._control.kill_all()
+        _reap_orphans(chain[1:])
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@functools.cache
+def become_subreaper() -> bool:
+    """Make this worker inherit its bots' orphans (bwrap's monitor exits without reaping
+    its init), so :func:`_reap_orphans` can reap them instead of a slow or absent init."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+
+
+def _reap_orphans(pids: list[int], timeout: float = 2.0) -> None:
+    """Reap the given inner processes once they were re-parented to this worker."""
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while True:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # not (or no longer) ours: init reaps it
+                break
+            if done or time.monotonic() > deadline:
+                break
+            time.sleep(0.002)
+
+
+def _write_freezer(cgroup: BotCgroup, frozen: bool) -> None:
+    main = cgroup.dirs["" if cgroup.version == "v2" else "freezer"]
+    if cgroup.version == "v2":
+        (main / "cgroup.freeze").write_text("1" if frozen else "0")
+    else:
+        (main / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
+
+
+def spawn_bot_process(path: Path, policy: SandboxPolicy, workdir: Path) -> BotProcess:
+    """Start ``bots.runtime`` for the bot file ``path`` at ``policy.tier`` with a seat
+    dir under ``workdir``; raises OSError when the sandbox cannot be set up."""
+    become_subreaper()
+    cgroup = None
+    if policy.cgroups:
+        cgroup = BotCgroup.create(f"bot{next(_names)}", policy.limits)
     try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        if process.poll() is None:
-            process.kill()
-    process.wait()
+        popen = spawn_sandboxed(
+            path,
+            tier=policy.tier,
+            limits=policy.limits,
+            workdir=workdir,
+            cgroup=cgroup,
+            uid=policy.uid,
+        )
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove()
+        raise
+    return BotProcess(popen, cgroup, tier=policy.tier.name)
+
+
+def kill_bot_process(process: BotProcess) -> None:
+    """Kill the bot and anything it started (its cgroup or process tree), then reap it."""
+    process.kill()

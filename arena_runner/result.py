@@ -1,4 +1,4 @@
-"""What a match produces: faults, per-seat timing, and the :class:`MatchResult`."""
+"""What a match produces: faults, per-seat timing, forfeits and the :class:`MatchResult`."""
 
 from __future__ import annotations
 
@@ -11,23 +11,31 @@ from engine.replay import Replay
 
 
 class FaultKind(Enum):
-    """How a bot failed a decision (the match then plays a safe default for it)."""
+    """How a decision failed. Every kind but PLATFORM is the bot's fault (a strike)."""
 
     TIMEOUT = "timeout"
-    """No reply within the decision time (the process is killed)."""
+    """No reply within the wall-clock cap (the process is killed), or the time bank ran out."""
     CRASH = "crash"
-    """The bot process died or could not be started."""
+    """The bot process died (exit, signal) after its sandbox was up."""
     ERROR = "error"
     """The bot raised, or returned something that is not an action."""
     ILLEGAL = "illegal"
     """A well-formed action that the rules do not allow now."""
     GARBAGE = "garbage"
-    """A reply that is not a valid protocol message or action."""
+    """A reply that is not a valid protocol message or action, too long, or unasked."""
+    RESOURCE = "resource"
+    """A resource limit stopped the bot: memory, RLIMIT_CPU (SIGXCPU/SIGKILL), cgroup."""
+    PLATFORM = "platform"
+    """Not the bot's fault: the sandbox failed to start or lacked a layer. Voids the match."""
+
+    @property
+    def is_bot_fault(self) -> bool:
+        return self is not FaultKind.PLATFORM
 
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One bot failure: ``step`` is the index of the decision (history length)."""
+    """One failure: ``step`` is the index of the decision (history length)."""
 
     seat: int
     step: int
@@ -45,15 +53,34 @@ class Fault:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A seat taken over by the autopilot from ``step`` on."""
+
+    seat: int
+    step: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "step": self.step, "reason": self.reason}
+
+
 @dataclass(slots=True)
 class SeatStats:
-    """Decision timing of one seat (wall-clock seconds, round trip included)."""
+    """Decision timing of one seat: wall clock (round trip included) and the bot's CPU."""
 
     decisions: int = 0
     total: float = 0.0
     max: float = 0.0
+    cpu: float = 0.0
+    """CPU seconds charged to the bot for its decisions (what the time bank pays for)."""
+    offturn_cpu: float = 0.0
+    """CPU seconds the bot used between its decisions (frozen bots: about zero)."""
+    bank_left: float = 0.0
     defaults: int = 0
-    """Decisions the match made for the seat (after a fault, or for a dead process)."""
+    """Decisions the match made for the seat (after a fault)."""
+    autopilot: int = 0
+    """Decisions the autopilot made after the seat was forfeited."""
 
     @property
     def mean(self) -> float:
@@ -63,6 +90,16 @@ class SeatStats:
         self.decisions += 1
         self.total += seconds
         self.max = max(self.max, seconds)
+
+
+def placings_with_forfeits(outcome: Outcome, forfeited: set[int]) -> tuple[int, ...]:
+    """The engine's placings with every forfeited seat behind every other one; forfeited
+    seats are ranked among themselves by points (equal keys share a place)."""
+    keys = [
+        (s not in forfeited, -outcome.placings[s] if s not in forfeited else outcome.points[s])
+        for s in range(len(outcome.placings))
+    ]
+    return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
 
 
 @dataclass(slots=True)
@@ -76,10 +113,32 @@ class MatchResult:
     stats: list[SeatStats]
     logs: list[str] = field(default_factory=list)
     """What each seat's bot wrote to stderr/stdout during the game (capped)."""
+    forfeits: list[Forfeit] = field(default_factory=list)
+    tiers: list[str] = field(default_factory=list)
+    """The sandbox tier each seat's bot actually ran at (``in-process`` for trusted ones)."""
+    voided: str | None = None
+    """Why the match does not count (a platform fault); None for a valid match."""
+
+    @property
+    def tier(self) -> str:
+        """The weakest sandbox tier of the match (``in-process`` if no bot had a process)."""
+        order = ["NONE", "NO_LANDLOCK", "NO_NAMESPACES", "FULL"]
+        used = [t for t in self.tiers if t in order]
+        return min(used, key=order.index) if used else "in-process"
+
+    @property
+    def strikes(self) -> list[int]:
+        """Bot faults per seat."""
+        return [sum(f.kind.is_bot_fault for f in seat) for seat in self.faults]
+
+    @property
+    def forfeited(self) -> set[int]:
+        return {f.seat for f in self.forfeits}
 
     @property
     def placings(self) -> tuple[int, ...]:
-        return self.outcome.placings
+        """Places for rating: forfeited seats last (see :func:`placings_with_forfeits`)."""
+        return placings_with_forfeits(self.outcome, self.forfeited)
 
     @property
     def all_faults(self) -> list[Fault]:

@@ -1,22 +1,24 @@
-"""The driver that runs a bot file in its own child process over :mod:`bots.protocol`."""
+"""The driver that runs a bot file in its own sandboxed process over :mod:`bots.protocol`."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from arena_runner.logs import DEFAULT_LOG_CAP, CappedLog, drain_into
+from arena_runner.faults import classify_death, classify_error
+from arena_runner.logs import CappedLog, drain_into
 from arena_runner.pipes import LineReader, LineTooLong, PipeClosed, PipeTimeout, write_all
-from arena_runner.process import kill_bot_process, spawn_bot_process
+from arena_runner.policy import SandboxPolicy, resolve_policy
+from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.result import Fault, FaultKind
+from arena_runner.sandbox.tiers import Tier
+from arena_runner.workdir import make_workdir, remove_workdir
 from bots.protocol import (
-    MAX_REPLY_BYTES,
     PROTOCOL_VERSION,
     Message,
     ProtocolError,
@@ -37,89 +39,134 @@ from engine import (
     action_from_dict,
 )
 
-DEFAULT_START_TIMEOUT = 10.0
-"""Seconds for importing the bot and ``on_game_start`` (the interpreter start included)."""
 DEFAULT_END_TIMEOUT = 2.0
 EXIT_GRACE = 1.0
 """Seconds a bot process gets to exit by itself once its stdin is closed."""
+WALL_CAP_FACTOR = 3.0
+"""A decision is killed after ``3 x decision time + bank`` seconds of wall clock."""
+
+Spawner = Callable[[Path], BotProcess]
 
 
 class SubprocessDriver:
-    """A bot file in a child process (started by :func:`spawn_bot_process`).
+    """A bot file in a child process confined by ``policy`` (see :mod:`arena_runner.process`).
 
-    The process starts at construction (so several bots import in parallel) and is
-    reused for consecutive games; after a timeout, crash or unreadable reply it is
-    killed, stays dead for the rest of the game and is started afresh by the next
-    ``start``."""
+    The process starts at construction (so several bots import in parallel), says hello
+    once its sandbox is up, and is reused for consecutive games; after a timeout, crash or
+    unreadable reply it is killed and stays dead for the rest of the game. It is frozen
+    whenever it is not deciding (``pause``). ``last_cpu`` is the CPU time of the last
+    decision, which the match charges to the seat's time bank.
+    """
 
     def __init__(
         self,
         path: Path | str,
         *,
-        start_timeout: float = DEFAULT_START_TIMEOUT,
+        policy: SandboxPolicy | None = None,
+        workdir: Path | None = None,
+        name: str = "",
         end_timeout: float = DEFAULT_END_TIMEOUT,
-        log_cap: int = DEFAULT_LOG_CAP,
-        spawn: Callable[[Path], subprocess.Popen[bytes]] = spawn_bot_process,
+        spawn: Spawner | None = None,
     ) -> None:
         self.path = Path(path)
-        self.name = self.path.stem
-        self.start_timeout = start_timeout
+        self.name = name or self.path.stem
+        if policy is None:
+            policy = resolve_policy() if spawn is None else SandboxPolicy(Tier.NONE)
+        self.policy = policy
         self.end_timeout = end_timeout
+        self._own_workdir = workdir is None and spawn is None
+        self._workdir = workdir
         self._spawn = spawn
-        self._log = CappedLog(log_cap)
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._log = CappedLog(policy.limits.log_bytes)
+        self._proc: BotProcess | None = None
         self._reader: LineReader | None = None
         self._stderr_thread: threading.Thread | None = None
+        self._hello = False
+        self._launch_error: str | None = None
         self._seat = -1
         self._sent = 0
         self._exit_code: int | None = None
+        self._killed = False
+        self.last_cpu = 0.0
+        self.last_offturn_cpu = 0.0
+        self.cpu_mark = 0.0
+        """The bot's CPU time when it last stopped deciding (for off-turn CPU)."""
         self.launch()
 
     # --- process life ------------------------------------------------------------------
+
+    @property
+    def tier(self) -> Tier:
+        return self.policy.tier
 
     @property
     def pid(self) -> int | None:
         return None if self._proc is None else self._proc.pid
 
     @property
+    def process(self) -> BotProcess | None:
+        return self._proc
+
+    @property
     def alive(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
+        return self._proc is not None and self._proc.popen.poll() is None
 
     def launch(self) -> None:
-        """Start a fresh bot process (raises OSError if it cannot be started)."""
+        """Start a fresh bot process; a failure is kept and reported by ``start``."""
         self._release(graceful=False)
-        proc = self._spawn(self.path)
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        os.set_blocking(proc.stdin.fileno(), False)
+        self._hello, self._launch_error = False, None
+        try:
+            if self._spawn is not None:
+                proc = self._spawn(self.path)
+            else:
+                if self._workdir is None or not self._workdir.exists():
+                    self._workdir = make_workdir()
+                proc = spawn_bot_process(self.path, self.policy, self._workdir)
+        except OSError as exc:
+            self._launch_error = f"the sandbox could not start: {type(exc).__name__}: {exc}"
+            return
+        popen = proc.popen
+        assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+        os.set_blocking(popen.stdin.fileno(), False)
         self._proc = proc
-        self._reader = LineReader(proc.stdout.fileno(), MAX_REPLY_BYTES)
-        self._stderr_thread = drain_into(proc.stderr.fileno(), self._log)
+        self._reader = LineReader(popen.stdout.fileno(), self.policy.limits.message_bytes)
+        self._stderr_thread = drain_into(popen.stderr.fileno(), self._log)
+
+    def pause(self) -> None:
+        """Freeze the bot while others decide (no-op when freezing is off)."""
+        if self.policy.freeze and self._proc is not None and self._hello:
+            self._proc.freeze()
 
     def close(self) -> None:
         """Ask the process to exit (stdin closed), kill it if it does not, reap it."""
         self._release(graceful=True)
+        if self._own_workdir and self._workdir is not None:
+            remove_workdir(self._workdir)
 
     def _release(self, *, graceful: bool) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if graceful and proc.stdin is not None:
+        popen = proc.popen
+        proc.thaw()
+        if graceful and popen.stdin is not None:
             try:
-                proc.stdin.close()
-                proc.wait(EXIT_GRACE)
+                popen.stdin.close()
+                popen.wait(EXIT_GRACE)
             except (OSError, subprocess.TimeoutExpired):
                 pass
+        self._killed = popen.poll() is None
         kill_bot_process(proc)
         if self._stderr_thread is not None:
             self._stderr_thread.join(EXIT_GRACE)
         if self._reader is not None:
             self._reader.close()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
+        for stream in (popen.stdin, popen.stdout, popen.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
         self._reader = self._stderr_thread = None
-        self._exit_code = proc.returncode
+        self._exit_code = popen.returncode
 
     def take_log(self) -> str:
         return self._log.take()
@@ -136,16 +183,21 @@ class SubprocessDriver:
     ) -> Fault | None:
         self._seat = seat
         step = len(observation.history)
-        if not self.alive:
-            try:
-                self.launch()
-            except OSError as exc:
-                return self._fault(step, FaultKind.CRASH, f"the bot process could not start: {exc}")
+        if not self.alive and self._launch_error is None:
+            self.launch()
+        if self._launch_error is not None:
+            return self._fault(step, FaultKind.PLATFORM, self._launch_error)
+        if not self._hello:
+            fault = self._await_hello(step)
+            if fault is not None:
+                return fault
+        assert self._proc is not None
+        self._proc.thaw()
         self._sent = step
         message = start_message(
             seat, config.to_dict(), layout.to_dict(), seed, observation.to_dict(history_from=0)
         )
-        reply = self._request(message, self.start_timeout, step)
+        reply = self._request(message, self.policy.limits.import_seconds, step)
         if isinstance(reply, Fault):
             return reply
         if reply["type"] != "ready":
@@ -159,14 +211,43 @@ class SubprocessDriver:
                 f"not {PROTOCOL_VERSION}",
             )
         self.name = reply["name"] or self.name
+        self.cpu_mark = self._proc.cpu() if self._proc is not None else 0.0
+        self.pause()
+        return None
+
+    def _await_hello(self, step: int) -> Fault | None:
+        """Wait for the ``sandbox`` line; anything wrong before it is the platform's."""
+        proc, reader = self._proc, self._reader
+        assert proc is not None and reader is not None
+        try:
+            line = reader.read_line(time.monotonic() + self.policy.limits.spawn_seconds)
+            hello = parse_child_message(line)
+        except (PipeTimeout, PipeClosed, LineTooLong, ProtocolError) as exc:
+            self._release(graceful=False)
+            code = self._exit_code
+            why = f"{type(exc).__name__} {exc}".strip()
+            message = f"the sandbox failed to start ({why}, exit code {code})"
+            return self._fault(step, FaultKind.PLATFORM, message, self._log.tail())
+        if hello["type"] != "sandbox":
+            self._release(graceful=False)
+            return self._fault(step, FaultKind.PLATFORM, f"no sandbox hello: {hello['type']!r}")
+        applied = (hello["jail"] or {}).get("applied", {})
+        missing = [name for name in self.tier.jail_layers if not applied.get(name)]
+        if missing:
+            self._release(graceful=False)
+            message = f"sandbox tier {self.tier.name} needs {missing}, the child lacks them"
+            return self._fault(step, FaultKind.PLATFORM, message, str(hello["jail"]))
+        proc.find_bot()
+        self._hello = True
         return None
 
     def act(self, observation: Observation, clock: Clock) -> Action | Fault:
         step = len(observation.history)
+        self.last_cpu = 0.0
         data = observation.to_dict(history_from=self._sent)
         data["clock"] = clock.to_dict()
         self._sent = step
-        reply = self._request(act_message(data), clock.decision + clock.bank, step)
+        reply = self._request(act_message(data), clock.decision + clock.bank, step, clock)
         if isinstance(reply, Fault):
             return reply
         if reply["type"] != "action":
@@ -183,29 +264,55 @@ class SubprocessDriver:
         data = observation.to_dict(history_from=self._sent)
         self._sent = step
         reply = self._request(end_message(data, outcome.to_dict()), self.end_timeout, step)
+        self.pause()
         if isinstance(reply, Fault):
             return reply
         return None if reply["type"] == "bye" else self._unexpected(reply, "bye", step)
 
-    def _request(self, message: Message, timeout: float, step: int) -> Message | Fault:
-        """Send one message and read the reply; an ``error`` reply becomes a fault."""
+    def _request(
+        self, message: Message, budget: float, step: int, clock: Clock | None = None
+    ) -> Message | Fault:
+        """Send one message and read the one reply; an ``error`` reply becomes a fault.
+
+        ``budget`` is CPU time: the bot may take up to ``budget`` seconds of CPU and, when
+        a ``clock`` is given, ``3 x decision + bank`` seconds of wall clock."""
         proc, reader = self._proc, self._reader
-        if proc is None or reader is None or proc.stdin is None:
+        if proc is None or reader is None or proc.popen.stdin is None:
             return self._fault(step, FaultKind.CRASH, "the bot process is not running")
-        deadline = time.monotonic() + timeout
-        try:
-            write_all(proc.stdin.fileno(), encode(message), deadline)
-            line = reader.read_line(deadline)
-        except PipeTimeout:
+        if reader.has_pending():
             self._release(graceful=False)
-            return self._fault(step, FaultKind.TIMEOUT, f"no reply within {timeout:.3g} s")
+            return self._fault(step, FaultKind.GARBAGE, "it wrote to the protocol pipe unasked")
+        began, cpu0 = time.monotonic(), proc.cpu()
+        self.last_offturn_cpu = max(0.0, cpu0 - self.cpu_mark) if clock is not None else 0.0
+        proc.thaw()
+        cap = budget if clock is None else WALL_CAP_FACTOR * clock.decision + clock.bank
+        deadline = began + min(budget, cap)
+        try:
+            write_all(proc.popen.stdin.fileno(), encode(message), began + cap)
+            while True:
+                try:
+                    line = reader.read_line(deadline)
+                    break
+                except PipeTimeout:
+                    used, now = proc.cpu() - cpu0, time.monotonic()
+                    if used >= budget:
+                        raise PipeTimeout(f"used {used:.3g} s of CPU, its {budget:.3g} s") from None
+                    if now >= began + cap:
+                        raise PipeTimeout(f"no reply within {cap:.3g} s (wall clock)") from None
+                    deadline = min(began + cap, now + max(budget - used, 0.001))
+        except PipeTimeout as exc:
+            self.last_cpu = max(0.0, proc.cpu() - cpu0)
+            self._release(graceful=False)
+            return self._fault(step, FaultKind.TIMEOUT, str(exc) or f"no reply within {cap:.3g} s")
         except PipeClosed:
+            self.last_cpu = max(0.0, proc.cpu() - cpu0)
             return self._crashed(step)
         except LineTooLong:
             self._release(graceful=False)
-            return self._fault(
-                step, FaultKind.GARBAGE, f"a reply longer than {MAX_REPLY_BYTES} bytes"
-            )
+            limit = self.policy.limits.message_bytes
+            return self._fault(step, FaultKind.GARBAGE, f"a reply longer than {limit} bytes")
+        self.cpu_mark = proc.cpu()
+        self.last_cpu = self.cpu_mark - cpu0
         try:
             reply = parse_child_message(line)
         except ProtocolError as exc:
@@ -215,16 +322,13 @@ class SubprocessDriver:
             return reply
         if reply["where"] == "import":
             self._release(graceful=True)
-        return self._fault(step, FaultKind.ERROR, reply["message"], reply["traceback"] or "")
+        kind = classify_error(reply["message"])
+        return self._fault(step, kind, reply["message"], reply["traceback"] or "")
 
     def _crashed(self, step: int) -> Fault:
         self._release(graceful=True)
-        code = self._exit_code
-        if code is not None and code < 0:
-            how = f"was killed by signal {signal.Signals(-code).name}"
-        else:
-            how = f"exited with code {code}"
-        return self._fault(step, FaultKind.CRASH, f"the bot process {how}", self._log.tail())
+        kind, how = classify_death(self._exit_code, self.tier, killed=self._killed)
+        return self._fault(step, kind, f"the bot process {how}", self._log.tail())
 
     def _unexpected(self, reply: Message, expected: str, step: int) -> Fault:
         self._release(graceful=False)

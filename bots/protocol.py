@@ -33,6 +33,13 @@ Closing the child's stdin asks it to exit.
 
 Child to host:
 
+``{"type": "sandbox", "jail": {"applied": {"seccomp": true, ...}, ...}}``
+    Sent once per process, unasked, right after the runtime hardened itself
+    (``bots.jail``) and BEFORE the bot file is imported: ``jail`` is the
+    ``JailReport`` (null when the process was not configured for hardening). The host
+    checks the applied layers against the sandbox tier; a process that dies before this
+    line is a platform fault, after it the bot's.
+
 ``{"type": "ready", "protocol_version": 1, "name": "my-bot"}``
     The bot file was imported, its single ``Player`` subclass built and
     ``on_game_start`` returned.
@@ -84,6 +91,7 @@ _HOST_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
     "end": {"observation": _DICT, "outcome": _DICT},
 }
 _CHILD_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
+    "sandbox": {"jail": (dict, type(None))},
     "ready": {"protocol_version": _INT, "name": _STR},
     "action": {"action": _DICT},
     "error": {"where": _STR, "message": _STR, "traceback": (str, type(None))},
@@ -121,6 +129,11 @@ def act_message(observation: Message) -> Message:
 def end_message(observation: Message, outcome: Message) -> Message:
     """Host: the game is over."""
     return {"type": "end", "observation": observation, "outcome": outcome}
+
+
+def sandbox_message(jail: Message | None) -> Message:
+    """Child: hardened (``jail`` is the ``JailReport`` as a dict), about to import the bot."""
+    return {"type": "sandbox", "jail": jail}
 
 
 def ready_message(name: str) -> Message:

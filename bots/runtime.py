@@ -1,6 +1,9 @@
 """The child side of the bot protocol: ``python -I -m bots.runtime BOT_FILE``.
 
-It takes the real stdin/stdout for protocol messages (see :mod:`bots.protocol`) before the
+It first hardens itself as the parent configured (:func:`bots.jail.harden_from_env`:
+rlimits, no_new_privs, Landlock, seccomp; exit status 70 if a required layer fails) and
+reports the applied layers in a ``sandbox`` message, all before the bot is imported. It
+takes the real stdin/stdout for protocol messages (see :mod:`bots.protocol`) before the
 bot is imported, so a bot's ``print()`` lands on stderr and ``input()`` reads nothing. It
 then answers the host's messages one by one. Whatever the bot does wrong (failing import,
 exceptions, returning something that is not an action) becomes an ``error`` reply; the
@@ -16,6 +19,7 @@ import traceback
 from types import TracebackType
 from typing import Any, BinaryIO
 
+from bots.jail import JailError, harden_from_env
 from bots.player import Player
 from bots.protocol import (
     PROTOCOL_VERSION,
@@ -28,6 +32,7 @@ from bots.protocol import (
     outcome_from_dict,
     parse_host_message,
     ready_message,
+    sandbox_message,
 )
 from bots.registry import BotLoadError, load_player_class
 from engine import Action, BoardLayout, Observation, RulesConfig
@@ -35,6 +40,7 @@ from engine.state import Step
 
 MAX_MESSAGE_CHARS = 2_000
 MAX_TRACEBACK_CHARS = 8_000
+EXIT_JAIL_FAILED = 70
 
 
 def claim_stdio() -> tuple[BinaryIO, BinaryIO]:
@@ -215,7 +221,14 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         sys.stderr.write("usage: python -I -m bots.runtime BOT_FILE\n")
         return 2
+    try:
+        report = harden_from_env()
+    except JailError as exc:
+        sys.stderr.write(f"bots.runtime: sandbox not set up: {exc}\n")
+        return EXIT_JAIL_FAILED
     inp, out = claim_stdio()
+    out.write(encode(sandbox_message(None if report is None else report.as_dict())))
+    out.flush()
     player_class, load_error = load_bot(args[0])
     return serve(inp, out, BotSession(player_class, load_error))
 

@@ -23,7 +23,8 @@ class Limits:
     pids: int = 8  # cgroup pids.max (bwrap monitor + pid-1 + python)
     cpu_quota: float = 1.0  # cgroup CPU bandwidth, in CPUs
     tmp_bytes: int = 16 << 20  # size of the private tmpfs /tmp
-    import_seconds: float = 10.0  # runner: time for the runtime to import the bot
+    spawn_seconds: float = 30.0  # runner: sandbox up (hello) -- platform time, not the bot's
+    import_seconds: float = 10.0  # runner: importing the bot + on_game_start (the bot's)
     message_bytes: int = 1 << 20  # runner: longest accepted protocol line
     log_bytes: int = 64 << 10  # runner: stderr kept per bot and game
 

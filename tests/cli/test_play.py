@@ -93,7 +93,8 @@ def test_in_process_gives_the_same_games_and_refuses_bot_files(tmp_path: Path) -
     assert isolated.returncode == 0 and trusted.returncode == 0, trusted.stderr
     summary = json.loads(isolated.stdout.strip().splitlines()[-1])
     again = json.loads(trusted.stdout.strip().splitlines()[-1])
-    assert (summary.pop("runner"), again.pop("runner")) == ("subprocess", "in-process")
+    runners = (summary.pop("runner"), again.pop("runner"))
+    assert runners[0].startswith("sandbox ") and runners[1] == "in-process"
     assert _without_timings(summary) == _without_timings(again)
     bot = tmp_path / "first_legal.py"
     bot.write_text(FIRST_ACTION_BOT)
@@ -111,7 +112,10 @@ def test_play_reports_faults_and_decision_times(tmp_path: Path) -> None:
     result = run_cli("play", str(bot), "random", "random", "--games", "1", "--timeout", "0.3")
     assert result.returncode == 0, result.stderr
     assert "faults" in result.stdout and "max ms" in result.stdout
-    assert "sleepy: 1 faults (timeout 1); first in game 0 at step 0: timeout" in result.stderr
+    assert (
+        "sleepy: 1 faults (timeout 1, forfeited 1 games); first in game 0 at step 0: timeout"
+        in (result.stderr)
+    )
     summary = run_cli("play", "random", "random", "random", "--games", "1", "--json").stdout
     bots = json.loads(summary.strip().splitlines()[-1])["bots"]
     assert all(b["faults"] == 0 and b["max_decision_ms"] >= b["mean_decision_ms"] for b in bots)

@@ -95,7 +95,8 @@ def test_a_valid_bot_that_prints_passes_with_a_report(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == f"valid: {bot} (bot 'chatty')"
-    assert "seat 2 against 3 random bots" in lines[1]
-    assert lines[2].startswith("  decisions: ") and " ms, max " in lines[2]
-    assert "the bot printed" in lines[3]
+    assert lines[1].startswith("  sandbox: tier ")
+    assert "seat 2 against 3 random bots" in lines[2]
+    assert lines[3].startswith("  decisions: ") and " ms, max " in lines[3]
+    assert "the bot printed" in lines[4]
     assert "my move" not in result.stdout

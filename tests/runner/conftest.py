@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from arena_runner import SandboxPolicy, resolve_policy
+from arena_runner.sandbox.limits import Limits
 
 MISBEHAVING_AFTER = 20
 """Misbehaving test bots behave for this many of their own decisions first."""
@@ -41,6 +46,11 @@ def write_bot(directory: Path, kind: str, after: int = MISBEHAVING_AFTER) -> Pat
     source = BOT_TEMPLATE.format(name=kind.title(), after=after, misbehave=MISBEHAVIOURS[kind])
     path.write_text(source)
     return path
+
+
+def policy_with(**limits: Any) -> SandboxPolicy:
+    """The host's sandbox policy with some limits changed."""
+    return dataclasses.replace(resolve_policy(), limits=Limits(**limits))
 
 
 def pid_gone(pid: int) -> bool:

@@ -14,10 +14,13 @@ from typing import ClassVar
 import pytest
 
 from arena_runner import (
+    BotProcess,
     Fault,
     FaultKind,
     InProcessDriver,
+    SandboxPolicy,
     SubprocessDriver,
+    Tier,
     play_match,
     safe_default,
 )
@@ -25,18 +28,20 @@ from bots.player import Player
 from bots.registry import resolve_bot
 from engine import Action, Clock, Game, Observation, RulesConfig
 from engine.actions import CANCEL, DISCARDS, END_TURN, REJECT, ROLL
-from tests.runner.conftest import pid_gone
+from tests.runner.conftest import pid_gone, policy_with
 
 CONFIG = RulesConfig()
 
 
-def fake_child(directory: Path, *replies: bytes) -> Callable[[Path], subprocess.Popen[bytes]]:
+def fake_child(directory: Path, *replies: bytes) -> Callable[[Path], BotProcess]:
     """A spawn function for a fake bot process that answers each message with the next
     of ``replies`` (raw bytes), whatever the message."""
     for i, reply in enumerate(replies):
         (directory / f"reply{i}").write_bytes(reply)
     script = (
         "import sys\n"
+        'sys.stdout.buffer.write(b\'{"type": "sandbox", "jail": null}\\n\')\n'
+        "sys.stdout.flush()\n"
         f"for i in range({len(replies)}):\n"
         "    sys.stdin.buffer.readline()\n"
         f"    sys.stdout.buffer.write(open({str(directory)!r} + f'/reply{{i}}', 'rb').read())\n"
@@ -44,14 +49,15 @@ def fake_child(directory: Path, *replies: bytes) -> Callable[[Path], subprocess.
         "sys.stdin.buffer.readline()\n"
     )
 
-    def spawn(path: Path) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
+    def spawn(path: Path) -> BotProcess:
+        popen = subprocess.Popen(
             [sys.executable, "-c", script],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
+        return BotProcess(popen)
 
     return spawn
 
@@ -112,7 +118,8 @@ def test_import_errors_and_slow_starts(tmp_path: Path) -> None:
         "    def on_game_start(self, seat, observation):\n        time.sleep(60)\n\n"
         "    def act(self, observation):\n        return observation.legal_actions[0]\n"
     )
-    drivers = [SubprocessDriver(broken), SubprocessDriver(slow, start_timeout=3.0)]
+    slow_driver = SubprocessDriver(slow, policy=policy_with(import_seconds=3.0))
+    drivers = [SubprocessDriver(broken), slow_driver]
     try:
         fault = start(drivers[0])
         assert fault is not None and fault.kind is FaultKind.ERROR
@@ -154,10 +161,11 @@ def test_killing_a_bot_kills_what_it_started(tmp_path: Path) -> None:
         f"        open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
         "        time.sleep(60)\n"
     )
-    driver = SubprocessDriver(bot)
+    # tier NONE (no seccomp), so that it can fork at all
+    driver = SubprocessDriver(bot, policy=SandboxPolicy(Tier.NONE))
     try:
         assert start(driver) is None
-        reply = driver.act(Game.new(CONFIG, 1).observe(0), Clock(1.0, 0.0))
+        reply = driver.act(Game.new(CONFIG, 1).observe(0), Clock(0.3, 0.0))
         assert isinstance(reply, Fault) and reply.kind is FaultKind.TIMEOUT
     finally:
         driver.close()

@@ -55,7 +55,9 @@ def test_subprocess_match_finishes_and_its_replay_verifies(random_match: MatchRe
 def test_same_seed_same_replay_in_process(random_match: MatchResult) -> None:
     drivers: list[SeatDriver] = [InProcessDriver(RandomPlayer) for _ in range(4)]
     in_process = play_match(CONFIG, SEED, drivers)
-    assert in_process.replay.to_dict() == random_match.replay.to_dict()
+    assert in_process.replay.steps == random_match.replay.steps
+    assert random_match.replay.meta == {"sandbox": [random_match.tier] * 4}
+    assert in_process.replay.meta == {"sandbox": ["in-process"] * 4}
 
 
 @pytest.fixture(scope="module")
@@ -87,14 +89,17 @@ def test_dead_processes_get_safe_defaults(faulty_match: MatchResult) -> None:
     replay_decisions = [0] * 4
     for step in faulty_match.replay.steps:
         replay_decisions[step.seat] += 1
-    # The exiting and hanging bots were asked 21 times, then the match decided for them.
+    # The exiting and hanging bots were asked 21 times: one safe default for the fault,
+    # then their dead seats were forfeited to the autopilot.
     for seat in (1, 2):
-        assert stats[seat].decisions == 21
-        assert stats[seat].defaults == replay_decisions[seat] - 20
-    # The raising and illegal bots were asked every time; each fault became a default.
+        assert stats[seat].decisions == 21 and stats[seat].defaults == 1
+        assert stats[seat].autopilot == replay_decisions[seat] - 21
+    # The raising and illegal bots got 3 strikes (3 safe defaults), then the autopilot.
     for seat in (0, 3):
-        assert stats[seat].decisions == replay_decisions[seat]
-        assert stats[seat].defaults == len(faulty_match.faults[seat])
+        assert stats[seat].decisions == 23 and stats[seat].defaults == 3
+        assert stats[seat].autopilot == replay_decisions[seat] - 23
+    assert faulty_match.forfeited == {0, 1, 2, 3}
+    assert faulty_match.strikes == [3, 1, 1, 3]
 
 
 def test_a_random_opponent_is_unaffected(bot_dir: Path) -> None:

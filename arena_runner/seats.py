@@ -1,0 +1,84 @@
+"""One seat during a match: its driver, time bank, strikes, and the autopilot that takes
+over a forfeited seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from arena_runner.drivers import InProcessDriver, PlayerFactory, SeatDriver
+from arena_runner.result import Fault, FaultKind, Forfeit, SeatStats
+from engine import Action, BoardLayout, Clock, Observation, RulesConfig
+
+DEFAULT_MAX_STRIKES = 3
+
+
+@dataclass
+class Seat:
+    """Book-keeping for one seat; ``driver`` is the bot, ``autopilot`` its replacement."""
+
+    index: int
+    driver: SeatDriver
+    bank: float
+    stats: SeatStats = field(default_factory=SeatStats)
+    faults: list[Fault] = field(default_factory=list)
+    forfeit: Forfeit | None = None
+    autopilot: InProcessDriver | None = None
+    platform_failed: bool = False
+
+    @property
+    def strikes(self) -> int:
+        return sum(f.kind.is_bot_fault for f in self.faults)
+
+    @property
+    def playing(self) -> bool:
+        """True while the bot itself decides (not forfeited, no platform failure)."""
+        return self.forfeit is None and not self.platform_failed
+
+    def record(self, fault: Fault, max_strikes: int) -> None:
+        """Add a fault; forfeit on a dead process or the ``max_strikes``-th strike."""
+        self.faults.append(fault)
+        if fault.kind is FaultKind.PLATFORM:
+            self.platform_failed = True
+        elif not self.driver.alive:
+            self._forfeit(fault.step, f"its process is gone ({fault.kind.value}: {fault.message})")
+        elif self.strikes >= max_strikes:
+            self._forfeit(fault.step, f"{self.strikes} strikes (last: {fault.kind.value})")
+
+    def charge(self, clock: Clock, cpu: float) -> bool:
+        """Take the CPU beyond the decision budget out of the bank; False once overdrawn."""
+        self.stats.cpu += cpu
+        self.bank -= max(0.0, cpu - clock.decision)
+        self.stats.bank_left = max(0.0, self.bank)
+        return self.bank >= 0.0
+
+    def bank_exhausted(self, clock: Clock, cpu: float, step: int) -> None:
+        """Record the overdrawn bank: a TIMEOUT strike and a forfeit."""
+        message = f"time bank exhausted ({cpu:.3g} s CPU for a {clock.decision:.3g} s decision)"
+        self.faults.append(Fault(self.index, step, FaultKind.TIMEOUT, message))
+        self._forfeit(step, message)
+
+    def _forfeit(self, step: int, reason: str) -> None:
+        if self.forfeit is None:
+            self.forfeit = Forfeit(self.index, step, reason)
+            self.driver.pause()
+
+    def take_over(
+        self,
+        factory: PlayerFactory,
+        config: RulesConfig,
+        layout: BoardLayout,
+        seed: int,
+        observation: Observation,
+    ) -> None:
+        """Start the trusted autopilot for this seat (mid-game)."""
+        pilot = InProcessDriver(factory, "autopilot")
+        if pilot.start(self.index, config, layout, seed, observation) is None:
+            self.autopilot = pilot
+
+    def pilot_act(self, observation: Observation, clock: Clock) -> Action | None:
+        """The autopilot's move, or None (then a safe default) if it failed."""
+        self.stats.autopilot += 1
+        if self.autopilot is None:
+            return None
+        reply = self.autopilot.act(observation, clock)
+        return reply if isinstance(reply, Action) else None

@@ -1,0 +1,168 @@
+"""Hostile bots in real matches at the FULL tier: each attack is blocked or turned into
+the right fault, strike or forfeit, and the other seats play on unaffected."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from arena_runner import SubprocessDriver
+from arena_runner.sandbox.limits import Limits
+from tests.sandbox.conftest import Listener
+from tests.sandbox.hostile_harness import Played, kinds, play_hostile
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def assert_blocked_and_clean(played: Played) -> None:
+    """The attack ran, was blocked, and the bot then played a normal game."""
+    assert "blocked" in played.log and "ESCAPED" not in played.log
+    assert played.result.faults[0] == [], played.result.faults[0]
+    assert played.result.forfeited == set()
+    assert played.result.stats[0].defaults == 0
+
+
+def assert_forfeited(played: Played, kind: str, strikes: int = 1) -> None:
+    result = played.result
+    assert kinds(played) == [kind] * strikes, result.faults[0]
+    assert result.strikes[0] == strikes and result.forfeited == {0}
+    assert result.stats[0].autopilot > 0  # the autopilot finished the game for it
+    assert result.placings[0] == 3  # a forfeited bot is placed last
+    assert result.replay.meta["forfeits"][0]["seat"] == 0
+    assert result.replay.meta["strikes"] == [strikes, 0, 0]
+
+
+def test_network(listener: Listener) -> None:
+    played = play_hostile("network", lambda d, v: {"port": listener.port})
+    assert_blocked_and_clean(played)
+    assert listener.accepted == 0
+
+
+def test_read_shadow() -> None:
+    assert_blocked_and_clean(play_hostile("read_shadow"))
+
+
+def test_read_project_files() -> None:
+    paths = [str(PROJECT / "pyproject.toml"), str(PROJECT / ".git" / "config"), "/root"]
+    assert_blocked_and_clean(play_hostile("read_project", lambda d, v: {"paths": paths}))
+
+
+def test_read_another_bots_file() -> None:
+    played = play_hostile("read_other_bot", lambda d, v: {"other_bot": str(v)})
+    assert_blocked_and_clean(played)
+
+
+def test_environment_is_empty() -> None:
+    os.environ["CATAN_TEST_SECRET"] = "hunter2"
+    try:
+        assert_blocked_and_clean(play_hostile("environment"))
+    finally:
+        del os.environ["CATAN_TEST_SECRET"]
+
+
+def test_write_outside_its_tmp(tmp_path: Path) -> None:
+    outside = tmp_path / "evil.txt"
+    assert_blocked_and_clean(play_hostile("write_outside", lambda d, v: {"outside": str(outside)}))
+    assert not outside.exists()
+
+
+def test_fork_bomb() -> None:
+    played = play_hostile("fork_bomb")
+    assert_forfeited(played, "error", strikes=3)
+    assert "PermissionError" in played.result.faults[0][0].message
+
+
+def test_memory_bomb() -> None:
+    played = play_hostile("memory_bomb", bank=10.0)  # page faults cost CPU too
+    assert_forfeited(played, "resource", strikes=3)
+    assert "MemoryError" in played.result.faults[0][0].message
+
+
+def test_endless_loop_spends_its_bank_and_is_killed() -> None:
+    played = play_hostile("endless_loop", decision=0.2, bank=0.5)
+    assert_forfeited(played, "timeout")
+    message = played.result.faults[0][0].message
+    # Killed by its CPU budget; on a starved machine the wall-clock cap may come first.
+    assert "of CPU" in message or "wall clock" in message, message
+    assert played.result.stats[0].cpu >= 0.4
+
+
+def test_sleeping_through_its_turn_hits_the_wall_clock_cap() -> None:
+    played = play_hostile("sleeper", decision=0.2, bank=0.5)
+    assert_forfeited(played, "timeout")
+    assert "wall clock" in played.result.faults[0][0].message
+    assert played.result.stats[0].max < 2.0  # killed at 3 x 0.2 + 0.5 s
+
+
+def test_cpu_burning_off_turn_is_frozen() -> None:
+    played = play_hostile("offturn_burner", decision=0.5, bank=5.0)
+    stats = played.result.stats[0]
+    assert played.result.forfeited == set()
+    # it burns 80% of a CPU whenever it runs: on its turns that is charged to it...
+    assert stats.cpu > 0.01
+    # ...but between its turns it was frozen, while the others played hundreds of moves
+    others = sum(s.total for s in played.result.stats[1:])
+    assert others > 0.1 and stats.offturn_cpu < 0.1 * others + 0.02, (stats, others)
+
+
+def test_ctypes_raw_syscalls() -> None:
+    assert_blocked_and_clean(play_hostile("ctypes_syscalls"))
+
+
+def test_100_mb_to_stdout_is_capped() -> None:
+    played = play_hostile("stdout_flood", decision=2.0, bank=5.0)
+    assert played.result.faults[0] == []
+    assert len(played.log) < 2 * Limits().log_bytes and "bytes dropped" in played.log
+
+
+def test_flood_on_the_protocol_pipe() -> None:
+    played = play_hostile("pipe_flood")
+    assert_forfeited(played, "garbage")
+    assert "longer than 1048576 bytes" in played.result.faults[0][0].message
+
+
+def test_garbage_reply() -> None:
+    played = play_hostile("garbage")
+    assert_forfeited(played, "garbage")
+    assert "unreadable reply" in played.result.faults[0][0].message
+
+
+def test_illegal_action() -> None:
+    played = play_hostile("liar")
+    assert_forfeited(played, "illegal", strikes=3)
+    assert played.result.stats[0].defaults == 3
+
+
+def test_crash_at_import() -> None:
+    played = play_hostile("crash_at_import")
+    assert_forfeited(played, "crash")
+    assert played.result.faults[0][0].step == 0
+    assert played.result.stats[0].decisions == 0
+
+
+def test_crash_mid_game() -> None:
+    played = play_hostile("crash_midgame")
+    assert_forfeited(played, "crash")
+    assert "SIGSEGV" in played.result.faults[0][0].message
+    assert played.result.stats[0].decisions == 6
+
+
+def _pids(drivers: list[SubprocessDriver], victim: Path) -> dict[str, list[int]]:
+    """The worker's pid and each victim's outer (bwrap) and inner (python) pids."""
+    pids = [os.getpid()]
+    for driver in drivers:
+        process = driver.process
+        assert process is not None
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{process.bot_pid}/comm").read_text().strip() == "bwrap":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        pids += [process.pid, process.bot_pid]
+    return {"pids": pids}
+
+
+def test_signal_or_ptrace_the_worker_and_other_bots() -> None:
+    played = play_hostile("signal_others", _pids)
+    assert_blocked_and_clean(played)
+    assert "kill(" in played.log
