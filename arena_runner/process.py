@@ -41,6 +41,8 @@ class BotProcess:
         self.tier = tier
         self._control = BotControl(popen, cgroup)
         self._cpu_pid: int | None = None
+        self._cpu_fd: int | None = None
+        """An open ``/proc/PID/schedstat`` of the bot's interpreter, re-read with pread."""
         self._chain: list[int] = []
         self.frozen = False
         self.killed = False
@@ -61,8 +63,22 @@ class BotProcess:
         self._cpu_pid = self._chain[-1]
 
     def cpu(self) -> float:
-        """CPU seconds the bot's interpreter has used so far."""
-        return cpu_seconds(self._cpu_pid if self._cpu_pid is not None else self.popen.pid)
+        """CPU seconds the bot's interpreter has used so far (two syscalls once known)."""
+        if self._cpu_pid is None:
+            return cpu_seconds(self.popen.pid)
+        try:
+            if self._cpu_fd is None:
+                self._cpu_fd = os.open(f"/proc/{self._cpu_pid}/schedstat", os.O_RDONLY)
+            return int(os.pread(self._cpu_fd, 64, 0).split(None, 1)[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            self._close_cpu_fd()
+            return cpu_seconds(self._cpu_pid)
+
+    def _close_cpu_fd(self) -> None:
+        if self._cpu_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._cpu_fd)
+            self._cpu_fd = None
 
     def freeze(self) -> None:
         """Stop it from running, without waiting. Once the bot's interpreter is known this
@@ -94,6 +110,7 @@ class BotProcess:
         The innermost process dies first, so each bwrap layer reaps the one below and
         exits by itself: no orphan is left for init to reap."""
         self.killed = self.killed or self.popen.poll() is None
+        self._close_cpu_fd()
         self.thaw()
         chain = process_chain(self.popen.pid) if self.popen.poll() is None else []
         chain = chain if len(chain) > len(self._chain) else self._chain

@@ -124,10 +124,15 @@ class History(Sequence[Step]):
             yield self[i]
 
     def to_list(self, start: int = 0) -> list[dict[str, Any]]:
-        return [
-            {"seat": seat, "action": action.to_dict(), "outcome": outcome_to_json(action, out)}
-            for seat, action, out in self[start:]
-        ]
+        """Steps ``start..`` in their JSON form, masked for the viewer."""
+        viewer, to_json = self._viewer, A.action_to_json
+        out = []
+        for step in self._steps[start : self._length]:
+            seat, action, outcome = step
+            if outcome is not None:
+                outcome = outcome_to_json(action, visible_outcome(step, viewer))
+            out.append({"seat": seat, "action": to_json(action), "outcome": outcome})
+        return out
 
 
 class Observation:

@@ -63,26 +63,49 @@ def _answer_to_json(answer: Any) -> Any:
 
 
 def observation_to_dict(o: Observation, history_from: int | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"version": OBSERVATION_VERSION, "phase": o.phase.label}
-    for name in _SCALARS:
-        data[name] = getattr(o, name)
-    for name in _FIVES:
-        value = getattr(o, name)
-        data[name] = None if value is None else list(value)
-    for name in _SEAT_ARRAYS:
-        data[name] = list(getattr(o, name))
-    data["node_owner"] = list(o.node_owner)
-    data["node_kind"] = list(o.node_kind)
-    data["edge_owner"] = list(o.edge_owner)
-    data["bank"] = list(o.bank)
-    data["played_dev_cards"] = list(o.played_dev_cards)
-    data["dice"] = None if o.dice is None else list(o.dice)
-    data["resume_phase"] = o.resume_phase.label
-    offer = o.offer
-    data["offer"] = None if offer is None else {"give": list(offer[0]), "get": list(offer[1])}
-    data["responses"] = [_answer_to_json(r) for r in o.responses]
-    data["legal_actions"] = [A.action_to_json(a) for a in o.legal_actions]
-    data["clock"] = None if o.clock is None else o.clock.to_dict()
+    offer, hand, devs, new = o.offer, o.hand, o.dev_cards, o.dev_cards_new
+    data: dict[str, Any] = {
+        "version": OBSERVATION_VERSION,
+        "phase": o.phase.label,
+        "seat": o.seat,
+        "turn": o.turn,
+        "current": o.current,
+        "decider": o.decider,
+        "robber": o.robber,
+        "longest_road": o.longest_road,
+        "largest_army": o.largest_army,
+        "deck_size": o.deck_size,
+        "rolled": o.rolled,
+        "dev_played": o.dev_played,
+        "built": o.built,
+        "free_roads": o.free_roads,
+        "setup_index": o.setup_index,
+        "setup_node": o.setup_node,
+        "offers_made": o.offers_made,
+        "hand": None if hand is None else list(hand),
+        "dev_cards": None if devs is None else list(devs),
+        "dev_cards_new": None if new is None else list(new),
+        "resource_counts": list(o.resource_counts),
+        "dev_counts": list(o.dev_counts),
+        "knights": list(o.knights),
+        "visible_points": list(o.visible_points),
+        "road_lengths": list(o.road_lengths),
+        "roads_left": list(o.roads_left),
+        "settlements_left": list(o.settlements_left),
+        "cities_left": list(o.cities_left),
+        "to_discard": list(o.to_discard),
+        "node_owner": list(o.node_owner),
+        "node_kind": list(o.node_kind),
+        "edge_owner": list(o.edge_owner),
+        "bank": list(o.bank),
+        "played_dev_cards": list(o.played_dev_cards),
+        "dice": None if o.dice is None else list(o.dice),
+        "resume_phase": o.resume_phase.label,
+        "offer": None if offer is None else {"give": list(offer[0]), "get": list(offer[1])},
+        "responses": [_answer_to_json(r) for r in o.responses],
+        "legal_actions": [A.action_to_json(a) for a in o.legal_actions],
+        "clock": None if o.clock is None else o.clock.to_dict(),
+    }
     if history_from is not None:
         data["history_start"] = history_from
         data["history"] = o.history.to_list(history_from)
