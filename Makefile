@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup play test lint typecheck pytest bench clean
+.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength clean
 
 setup: $(STAMP)
 
@@ -32,8 +32,18 @@ typecheck: setup
 pytest: setup
 	$(PY) -m pytest -n 2 -q
 
+## Engine speed, side by side with catanatron.
 bench: setup
 	$(VENV)/bin/catan-arena bench
+
+## Sandbox overhead: spawn, decision round trip, whole game (sandboxed vs in-process).
+bench-sandbox: setup
+	$(PY) benchmarks/sandbox_overhead.py
+
+## Bot strength with 95% intervals (long: about half an hour per 200 games).
+bench-strength: setup
+	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
+	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache
