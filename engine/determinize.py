@@ -14,6 +14,7 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.observation import Observation
 from engine.phases import Phase
+from engine.rng import GameRandom
 from engine.rules.derived import rebuild_derived
 from engine.state import GameState
 from engine.types import BANK_PER_RESOURCE, DEV_DECK
@@ -45,7 +46,7 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     if obs.seat is None or obs.hand is None or obs.dev_cards is None:
         raise EngineError("determinize needs a seat's observation, not a spectator's")
     me, n = obs.seat, len(obs.resource_counts)
-    s = GameState.new(obs.config, obs.board, random.Random(rng.getrandbits(64)))
+    s = GameState.new(obs.config, obs.board, GameRandom(rng.getrandbits(64)))
     s.node_owner = list(obs.node_owner)
     s.node_kind = list(obs.node_kind)
     s.edge_owner = list(obs.edge_owner)

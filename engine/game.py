@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +11,7 @@ from engine.config import RulesConfig
 from engine.errors import IllegalActionError, InvalidActionError
 from engine.observation import Observation, observe
 from engine.phases import Phase, Termination
+from engine.rng import GameRandom
 from engine.rules.apply import apply_action
 from engine.rules.explain import explain_illegal
 from engine.rules.legal import legal_actions
@@ -63,7 +63,7 @@ class Game:
     ) -> Game:
         """A new game; the board comes from the seed unless ``layout`` is given."""
         config = config or RulesConfig()
-        rng = random.Random(seed)
+        rng = GameRandom(seed)
         if layout is None:
             layout = make_layout(config.board, rng)
         return cls(GameState.new(config, layout, rng), seed)

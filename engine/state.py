@@ -7,12 +7,14 @@ static and shared), so that :meth:`GameState.copy` is a handful of list copies.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 from engine.board.layouts import BoardLayout
 from engine.board.tables import Board, board_for
 from engine.config import RulesConfig
 from engine.phases import Phase
+from engine.rng import GameRandom
 from engine.types import (
     BANK_PER_RESOURCE,
     CITIES_PER_PLAYER,
@@ -202,21 +204,7 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (its own random generator in the same state)."""
-        new = GameState.__new__(GameState)
-        for name, how in _COPY.items():
-            value = getattr(self, name)
-            if how == "list":
-                value = value[:]
-            elif how == "nested":
-                value = [inner[:] for inner in value]
-            elif how == "sets":
-                value = [set(inner) for inner in value]
-            elif how == "rng":
-                rng = random.Random()
-                rng.setstate(value.getstate())
-                value = rng
-            object.__setattr__(new, name, value)
-        return new
+        return _copy_state(self)
 
     # Small derived facts used by several rule modules.
 
@@ -233,3 +221,36 @@ class GameState:
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
+
+
+def _clone_rng(rng: random.Random) -> random.Random:
+    if isinstance(rng, GameRandom):
+        return rng.clone()
+    clone = random.Random.__new__(type(rng))  # skips seeding from the OS
+    clone.setstate(rng.getstate())
+    return clone
+
+
+def _make_copier() -> Callable[[GameState], GameState]:
+    """Generate ``copy`` from the ``_COPY`` table: one assignment per field, no loop."""
+    expressions = {
+        "same": "s.{0}",
+        "list": "s.{0}[:]",
+        "nested": "[x[:] for x in s.{0}]",
+        "sets": "[set(x) for x in s.{0}]",
+        "rng": "_clone_rng(s.{0})",
+    }
+    lines = ["def copy_state(s):", "    new = new_state(GameState)"]
+    lines += [f"    new.{name} = {expressions[how].format(name)}" for name, how in _COPY.items()]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {
+        "GameState": GameState,
+        "new_state": GameState.__new__,
+        "_clone_rng": _clone_rng,
+    }
+    exec("\n".join(lines), namespace)  # code built from the constant table above
+    copier: Callable[[GameState], GameState] = namespace["copy_state"]
+    return copier
+
+
+_copy_state = _make_copier()
