@@ -9,6 +9,10 @@ STAMP  := $(VENV)/.installed
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		apt-get install -y -qq bubblewrap >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq bubblewrap) ; } || \
+		echo "warning: bubblewrap is missing: bots will run in a weaker sandbox tier, or not at all"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip==26.3
 	$(PY) -m pip install --quiet -e ".[dev,gym]"
