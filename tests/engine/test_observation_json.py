@@ -41,7 +41,7 @@ def test_malformed_observations_raise_value_error() -> None:
         {**good, "version": 99},
         {**good, "resource_counts": "nobody"},
         {**good, "node_owner": [0] * 3},
-        {**good, "hand": [1, 2, "x", 4, 5]},
+        {**good, "hand": [1, 2, 4, 5]},
         {**good, "history_start": 5},
         {**good, "legal_actions": [{"type": "teleport"}]},
     ):
