@@ -13,7 +13,7 @@ from arena_runner.defaults import safe_default
 from arena_runner.drivers import PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, MatchResult
 from arena_runner.seats import DEFAULT_MAX_STRIKES, Seat
-from engine import Action, Clock, EngineError, Game, RulesConfig
+from engine import Action, Clock, EngineError, Game, Phase, RulesConfig
 from engine.replay import record
 
 DEFAULT_DECISION_TIMEOUT = 5.0
@@ -43,6 +43,7 @@ def play_match(
     seat_names: Sequence[str] | None = None,
     max_strikes: int = DEFAULT_MAX_STRIKES,
     autopilot: PlayerFactory | None = None,
+    ask_forced: bool = False,
 ) -> MatchResult:
     """Play the game ``seed`` with ``drivers[s]`` in seat ``s``.
 
@@ -50,6 +51,10 @@ def play_match(
     seconds of CPU per decision, overage taken from its ``time_bank`` (Kaggle's model);
     the wall clock is capped at ``3 x decision + bank``. A platform fault (the sandbox,
     not the bot) voids the match. The drivers are left open (the caller closes them).
+
+    A decision with a single legal action (outside trade responses, where a counter-offer
+    is always possible) is applied without asking the bot unless ``ask_forced``: the bot
+    sees it in its history at its next decision.
     """
     n = config.players
     if len(drivers) != n:
@@ -73,6 +78,12 @@ def play_match(
 
     current = -1
     while not game.is_over:
+        if not ask_forced:
+            legal = game.legal_actions()
+            if len(legal) == 1 and game.phase is not Phase.TRADE_RESPONSE:
+                seats[game.decider].stats.forced += 1
+                game.apply_unchecked(legal[0])
+                continue
         seat = seats[game.decider]
         if seat.index != current and current >= 0:
             seats[current].driver.pause()

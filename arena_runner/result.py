@@ -81,6 +81,8 @@ class SeatStats:
     """Decisions the match made for the seat (after a fault)."""
     autopilot: int = 0
     """Decisions the autopilot made after the seat was forfeited."""
+    forced: int = 0
+    """Decisions with a single legal action, applied without asking the bot."""
 
     @property
     def mean(self) -> float:

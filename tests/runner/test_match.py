@@ -48,7 +48,8 @@ def test_subprocess_match_finishes_and_its_replay_verifies(random_match: MatchRe
     assert random_match.all_faults == []
     assert [s["name"] for s in random_match.replay.seats] == ["random"] * 4
     stats = random_match.stats
-    assert sum(s.decisions for s in stats) == len(random_match.replay.steps)
+    assert sum(s.decisions + s.forced for s in stats) == len(random_match.replay.steps)
+    assert all(s.forced > 0 for s in stats)
     assert all(s.defaults == 0 and 0 < s.mean <= s.max for s in stats)
 
 
@@ -93,11 +94,11 @@ def test_dead_processes_get_safe_defaults(faulty_match: MatchResult) -> None:
     # then their dead seats were forfeited to the autopilot.
     for seat in (1, 2):
         assert stats[seat].decisions == 21 and stats[seat].defaults == 1
-        assert stats[seat].autopilot == replay_decisions[seat] - 21
+        assert stats[seat].autopilot + stats[seat].forced == replay_decisions[seat] - 21
     # The raising and illegal bots got 3 strikes (3 safe defaults), then the autopilot.
     for seat in (0, 3):
         assert stats[seat].decisions == 23 and stats[seat].defaults == 3
-        assert stats[seat].autopilot == replay_decisions[seat] - 23
+        assert stats[seat].autopilot + stats[seat].forced == replay_decisions[seat] - 23
     assert faulty_match.forfeited == {0, 1, 2, 3}
     assert faulty_match.strikes == [3, 1, 1, 3]
 
