@@ -13,17 +13,12 @@ from arena_runner.defaults import safe_default
 from arena_runner.drivers import PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, MatchResult
 from arena_runner.seats import DEFAULT_MAX_STRIKES, Seat
+from bots.local import bot_seed
 from engine import Action, Clock, EngineError, Game, Phase, RulesConfig
 from engine.replay import record
 
 DEFAULT_DECISION_TIMEOUT = 5.0
 IN_PROCESS = "in-process"
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the ``random.Random`` handed to the bot in ``seat`` of game ``seed``
-    (the same as ``bots.local.seeded_rng``)."""
-    return seed * 1_000_003 + seat
 
 
 def default_autopilot() -> PlayerFactory:

@@ -49,6 +49,12 @@ def play_local_game(config: RulesConfig, seed: int, players: list[Player]) -> Lo
     return LocalResult(game, outcome, timings)
 
 
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the ``random.Random`` handed to the player in ``seat`` of game ``seed``
+    (the same locally, in the match runner and on the platform)."""
+    return seed * 1_000_003 + seat
+
+
 def seeded_rng(seed: int, seat: int) -> random.Random:
     """The generator handed to the player in ``seat`` of game ``seed``."""
-    return random.Random(seed * 1_000_003 + seat)
+    return random.Random(bot_seed(seed, seat))
