@@ -22,7 +22,7 @@ from arena_runner import (
     play_match,
     resolve_policy,
 )
-from arena_runner.match import bot_seed
+from bots.local import bot_seed
 from bots.registry import BotLoadError, load_player_class, resolve_bot
 from engine import Game, RulesConfig
 

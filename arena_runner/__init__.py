@@ -7,7 +7,7 @@ in-process (:class:`InProcessDriver`). Plain Python, no Django.
 
 from arena_runner.defaults import safe_default
 from arena_runner.drivers import InProcessDriver, SeatDriver
-from arena_runner.match import DEFAULT_DECISION_TIMEOUT, bot_seed, play_match
+from arena_runner.match import DEFAULT_DECISION_TIMEOUT, play_match
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.result import Fault, FaultKind, Forfeit, MatchResult, SeatStats
@@ -15,6 +15,7 @@ from arena_runner.runner import BotRunner
 from arena_runner.sandbox.tiers import SandboxUnavailable, Tier
 from arena_runner.seats import DEFAULT_MAX_STRIKES
 from arena_runner.subprocess_driver import SubprocessDriver
+from bots.local import bot_seed
 
 __all__ = [
     "DEFAULT_DECISION_TIMEOUT",
