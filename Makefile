@@ -31,7 +31,7 @@ lint: setup
 	$(VENV)/bin/ruff format --check engine bots arena_cli arena_runner tests benchmarks
 
 typecheck: setup
-	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots
 
 pytest: setup
 	$(PY) -m pytest -n 2 -q

@@ -120,3 +120,18 @@ def test_decisions_depend_only_on_the_observation() -> None:
                 checked += 1
         game.apply(rng.choice(game.legal_actions()))
     assert checked
+
+
+def test_offers_ask_for_what_the_goal_lacks() -> None:
+    from bots.builtin.search_trade import Responder, candidate_offers, would_accept
+
+    hand, goal = (0, 0, 3, 1, 0), (0, 0, 0, 2, 3)  # saving for a city, wool to spare
+    offers = candidate_offers(hand, goal)
+    assert offers and all(give == (0, 0, 1, 0, 0) for give, _, _ in offers)
+    best = max(offers, key=lambda o: o[2])
+    assert sum(best[1]) == 2 and all(best[1][r] <= goal[r] for r in range(5))
+    # A heuristic responder takes one card it lacks for two it can spare, not the reverse.
+    responder = Responder(1, (0, 0, 0, 2, 3), (1, 1, 1, 1, 0))
+    assert would_accept(responder, (1, 0, 0, 0, 0), (0, 0, 0, 1, 1))
+    assert not would_accept(responder, (1, 0, 0, 0, 0), (0, 0, 0, 3, 0))
+    assert not would_accept(responder, (0, 0, 0, 0, 1), (0, 0, 0, 1, 0))
