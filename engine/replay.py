@@ -205,3 +205,29 @@ def verify(replay: Replay) -> Game:
     if result != replay.result:
         raise ReplayError(f"result {result} differs from the recorded {replay.result}")
     return game
+
+
+def view_at(replay: Replay, k: int, viewer: int | str | None = "all") -> dict[str, Any]:
+    """The game after ``k`` steps as JSON, for a replay viewer.
+
+    ``viewer="all"``: the all-seeing view (a spectator's observation plus every seat's
+    cards and the deck, and the unmasked history); a seat number: that seat's
+    observation; None: the spectator's.
+    """
+    game = state_at(replay, k)
+    if viewer != "all":
+        if viewer is not None and not (
+            isinstance(viewer, int) and 0 <= viewer < game.config.players
+        ):
+            raise ReplayError(f"no seat {viewer!r} in this game")
+        return game.observe(viewer, with_legal=False).to_dict(history_from=0)
+    s = game.state
+    view = game.observe(None, with_legal=True).to_dict()
+    view["hands"] = [list(hand) for hand in s.hands]
+    view["dev_cards_by_seat"] = [list(devs) for devs in s.devs]
+    view["deck"] = list(s.deck)
+    view["history"] = [
+        {"seat": seat, "action": action.to_dict(), "outcome": outcome_to_json(action, out)}
+        for seat, action, out in s.steps
+    ]
+    return view

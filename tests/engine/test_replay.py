@@ -13,7 +13,7 @@ import pytest
 
 from engine import Game, ReplayError, RulesConfig
 from engine.perf import play_random_game
-from engine.replay import Replay, record, resimulate, state_at, verify
+from engine.replay import Replay, record, resimulate, state_at, verify, view_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,3 +158,29 @@ def test_cli_replay_reproduces_and_rejects_bad_files(tmp_path: Path) -> None:
         assert needle in bad.stderr
         assert "Traceback" not in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_viewer_gets_an_all_seeing_view_and_a_view_per_seat() -> None:
+    game = _played(12)
+    replay = record(game)
+    k = len(replay.steps) // 2
+    everything = view_at(replay, k)
+    at_k = state_at(replay, k).state
+    assert everything["hands"] == [list(h) for h in at_k.hands]
+    assert sum(everything["deck"]) == everything["deck_size"]
+    assert len(everything["history"]) == k
+    stolen = [
+        i
+        for i, step in enumerate(replay.steps[:k])
+        if step.action.kind == "move_robber" and step.outcome is not None
+    ]
+    for seat in range(4):
+        mine = view_at(replay, k, seat)
+        assert mine["hand"] == list(at_k.hands[seat]) and "hands" not in mine
+        for i in stolen:
+            step = replay.steps[i]
+            visible = seat in (step.seat, step.action.victim)  # type: ignore[attr-defined]
+            assert (mine["history"][i]["outcome"] is not None) == visible
+    assert view_at(replay, k, None)["hand"] is None
+    with pytest.raises(ReplayError):
+        view_at(replay, k, 7)
