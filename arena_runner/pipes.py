@@ -70,18 +70,26 @@ class LineReader:
 
 def write_all(fd: int, data: bytes, deadline: float) -> None:
     """Write all of ``data`` to a non-blocking descriptor before ``deadline``; raises
-    :class:`PipeTimeout` or :class:`PipeClosed`."""
+    :class:`PipeTimeout` or :class:`PipeClosed`. A selector is only set up when the pipe
+    is full (a message usually fits in the pipe buffer in one write)."""
     view = memoryview(data)
+    try:
+        view = view[os.write(fd, view) :]
+    except BlockingIOError:
+        pass
+    except (BrokenPipeError, ConnectionResetError):
+        raise PipeClosed from None
+    if not view:
+        return
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_WRITE)
         while view:
+            left = deadline - time.monotonic()
+            if left <= 0 or not selector.select(left):
+                raise PipeTimeout
             try:
                 view = view[os.write(fd, view) :]
-                continue
             except BlockingIOError:
                 pass
             except (BrokenPipeError, ConnectionResetError):
                 raise PipeClosed from None
-            left = deadline - time.monotonic()
-            if left <= 0 or not selector.select(left):
-                raise PipeTimeout
