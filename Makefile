@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 
 ## The main job: a tournament among the built-in bots (each in its own process), with a progress bar.
 play: setup
-	$(VENV)/bin/catan-arena play heuristic heuristic random random --games 40 --seed 1
+	$(VENV)/bin/catan-arena play search heuristic heuristic random --games 40 --seed 1
 
 ## Lint, type-check and run the whole test suite (what CI runs).
 test: lint typecheck pytest
