@@ -72,6 +72,10 @@ def run_attack(
     result: dict[str, Any] = json.loads(out.splitlines()[0])
     assert _nothing_left(str(work)), "a sandbox process outlived the bot"
     if cgroup is not None:
+        # The sandbox's last process may still be exiting (a zombie counts) for a moment.
+        deadline = time.monotonic() + 5.0
+        while cgroup.pids() and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert cgroup.pids() == []
     time.sleep(0.3)  # let the listener see any late connection
     result["accepted"] = listener.accepted
