@@ -8,7 +8,6 @@ defined here, bit for bit, independently of the Python version.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from typing import Any
 
@@ -28,6 +27,8 @@ def _seed_to_int(seed: object) -> int:
         data = bytes(seed)
     else:
         raise TypeError(f"seed must be an int, str or bytes, not {type(seed).__name__}")
+    import hashlib  # only for non-integer seeds: keeps bot processes' start-up lean
+
     return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
 
 
