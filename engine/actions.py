@@ -309,6 +309,12 @@ _DECODED: dict[tuple[Any, ...], Action] = {}
 _DECODED_MAX = 4096
 
 
+def shared_action_json(action: Action) -> dict[str, Any]:
+    """Like :func:`action_to_json` but, for interned actions, the cached object itself:
+    for immediate serialization only, never to be modified."""
+    return _JSON_BY_ID.get(id(action)) or action.to_dict()
+
+
 def action_to_json(action: Action) -> dict[str, Any]:
     """``action.to_dict()``, fast for the interned actions (a fresh copy every time)."""
     cached = _JSON_BY_ID.get(id(action))

@@ -53,6 +53,7 @@ _SCALARS = (
 )
 _FIVES = ("hand", "dev_cards", "dev_cards_new")
 _PHASES = {p.label: p for p in Phase}
+_PHASE_LABELS = {p: p.label for p in Phase}
 
 
 def _answer_to_json(answer: Any) -> Any:
@@ -61,11 +62,18 @@ def _answer_to_json(answer: Any) -> Any:
     return {"counter": {"give": list(answer[0]), "get": list(answer[1])}}
 
 
-def observation_to_dict(o: Observation, history_from: int | None = None) -> dict[str, Any]:
+def observation_to_dict(
+    o: Observation, history_from: int | None = None, *, wire: bool = False
+) -> dict[str, Any]:
     offer, hand, devs, new = o.offer, o.hand, o.dev_cards, o.dev_cards_new
+    if wire:
+        shared = A.shared_action_json
+        legal = [shared(a) for a in o.legal_actions]
+    else:
+        legal = [A.action_to_json(a) for a in o.legal_actions]
     data: dict[str, Any] = {
         "version": OBSERVATION_VERSION,
-        "phase": o.phase.label,
+        "phase": _PHASE_LABELS[o.phase],
         "seat": o.seat,
         "turn": o.turn,
         "current": o.current,
@@ -99,10 +107,10 @@ def observation_to_dict(o: Observation, history_from: int | None = None) -> dict
         "bank": list(o.bank),
         "played_dev_cards": list(o.played_dev_cards),
         "dice": None if o.dice is None else list(o.dice),
-        "resume_phase": o.resume_phase.label,
+        "resume_phase": _PHASE_LABELS[o.resume_phase],
         "offer": None if offer is None else {"give": list(offer[0]), "get": list(offer[1])},
         "responses": [_answer_to_json(r) for r in o.responses],
-        "legal_actions": [A.action_to_json(a) for a in o.legal_actions],
+        "legal_actions": legal,
         "clock": None if o.clock is None else o.clock.to_dict(),
     }
     if history_from is not None:
