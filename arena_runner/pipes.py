@@ -68,17 +68,21 @@ class LineReader:
         self._selector.close()
 
 
+def _write_some(fd: int, view: memoryview) -> memoryview:
+    """Write what the pipe takes now; return the rest."""
+    try:
+        return view[os.write(fd, view) :]
+    except BlockingIOError:
+        return view
+    except (BrokenPipeError, ConnectionResetError):
+        raise PipeClosed from None
+
+
 def write_all(fd: int, data: bytes, deadline: float) -> None:
     """Write all of ``data`` to a non-blocking descriptor before ``deadline``; raises
     :class:`PipeTimeout` or :class:`PipeClosed`. A selector is only set up when the pipe
     is full (a message usually fits in the pipe buffer in one write)."""
-    view = memoryview(data)
-    try:
-        view = view[os.write(fd, view) :]
-    except BlockingIOError:
-        pass
-    except (BrokenPipeError, ConnectionResetError):
-        raise PipeClosed from None
+    view = _write_some(fd, memoryview(data))
     if not view:
         return
     with selectors.DefaultSelector() as selector:
@@ -87,9 +91,4 @@ def write_all(fd: int, data: bytes, deadline: float) -> None:
             left = deadline - time.monotonic()
             if left <= 0 or not selector.select(left):
                 raise PipeTimeout
-            try:
-                view = view[os.write(fd, view) :]
-            except BlockingIOError:
-                pass
-            except (BrokenPipeError, ConnectionResetError):
-                raise PipeClosed from None
+            view = _write_some(fd, view)

@@ -38,8 +38,3 @@ def draw_from(rng: random.Random, counts: list[int], forced: object = None) -> i
     if isinstance(forced, int) and 0 <= forced < len(counts) and counts[forced] > 0:
         return forced
     raise ReplayError(f"impossible draw {forced!r} from {counts}")
-
-
-def dice_probability(total: int) -> float:
-    """Probability of rolling ``total`` with two dice (for search bots)."""
-    return (6 - abs(total - 7)) / 36 if 2 <= total <= 12 else 0.0

@@ -219,9 +219,6 @@ class GameState:
     def total_vp(self, seat: int) -> int:
         return self.public_vp[seat] + self.devs[seat][4]
 
-    def hand_size(self, seat: int) -> int:
-        return sum(self.hands[seat])
-
 
 def _clone_rng(rng: random.Random) -> random.Random:
     if isinstance(rng, GameRandom):

@@ -79,17 +79,21 @@ def robber_hexes(s: GameState) -> list[int]:
     return allowed or [s.board.desert]
 
 
+FRIENDLY_ROBBER_MAX_POINTS = 2
+"""Friendly robber: opponents with this many visible points or fewer are protected."""
+
+
 def _weak_opponents(s: GameState) -> set[int]:
-    return {p for p in range(s.n) if p != s.current and s.public_vp[p] <= 2}
+    vp = s.public_vp
+    return {p for p in range(s.n) if p != s.current and vp[p] <= FRIENDLY_ROBBER_MAX_POINTS}
 
 
 def _robbable(s: GameState) -> list[bool]:
     """Per seat: may the player on turn rob it (an opponent with cards; friendly robber:
-    with 3 or more visible points)?"""
-    me, friendly, vp = s.current, s.config.friendly_robber, s.public_vp
-    return [
-        p != me and any(hand) and not (friendly and vp[p] <= 2) for p, hand in enumerate(s.hands)
-    ]
+    not a protected one)?"""
+    weak = _weak_opponents(s) if s.config.friendly_robber else set()
+    me = s.current
+    return [p != me and p not in weak and any(hand) for p, hand in enumerate(s.hands)]
 
 
 def robber_victims(s: GameState, hex_: int, robbable: list[bool] | None = None) -> list[int]:
