@@ -13,8 +13,10 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Final
 
+from bots.builtin.deadline import Deadline
 from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.heuristic_board import board_info, spot_value
 from bots.builtin.heuristic_plan import Plan
@@ -52,18 +54,20 @@ class SearchPlayer(Player):
     def __init__(self, rng: random.Random | None = None) -> None:
         super().__init__(rng)
         self.base = HeuristicPlayer(self.rng)
+        self.clock: Callable[[], float] = time.perf_counter
+        """What the decision budget is read against (tests substitute a scripted clock)."""
         self.pending: tuple[int, tuple[int, ...], A.ProposeTrade] | None = None
         """Our last offer (turn, everyone's card counts then, offer) until answered."""
         self.turned_down: list[tuple[int, tuple[int, ...], Bag, Bag]] = []
 
     def act(self, observation: Observation) -> Action:
-        start = time.perf_counter()
+        start = self.clock()
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
         clock = observation.clock
         budget = DEFAULT_BUDGET if clock is None else clock.decision
-        self.deadline = start + max(0.0, budget * SAFETY - MARGIN)
+        self.deadline = Deadline(start + max(0.0, budget * SAFETY - MARGIN), self.clock)
         phase = observation.phase
         if phase is Phase.TRADE_CONFIRM:
             self.pending = None
@@ -121,7 +125,7 @@ class SearchPlayer(Player):
         sample = determinize(obs, self.rng)
         best, best_value = default, float("-inf")
         for i, action in enumerate(legal):
-            if i and time.perf_counter() > self.deadline:
+            if i and self.deadline.passed():
                 break
             game = sample.copy()
             game.apply_unchecked(action)

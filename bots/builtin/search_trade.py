@@ -10,10 +10,10 @@ one-card offers for one or two cards, the offer with the best expected gain for 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bots.builtin.deadline import Deadline
 from bots.builtin.heuristic_plan import Plan, missing
 from engine import Observation, Phase
 from engine import actions as A
@@ -46,7 +46,7 @@ def sample_responders(
     obs: Observation,
     rng: random.Random,
     samples: int,
-    deadline: float,
+    deadline: Deadline,
     seats: Sequence[int] | None = None,
     rejected: Sequence[tuple[Bag, Bag]] = (),
 ) -> list[list[Responder]]:
@@ -60,7 +60,7 @@ def sample_responders(
     out: list[list[Responder]] = []
     spare: list[list[Responder]] = []
     tries = 0
-    while len(out) < samples and (not (out or spare) or time.perf_counter() < deadline):
+    while len(out) < samples and (not (out or spare) or not deadline.passed()):
         tries += 1
         if tries > 6 * samples:
             break
@@ -118,7 +118,7 @@ def best_offer(
     obs: Observation,
     goal: Bag,
     rng: random.Random,
-    deadline: float,
+    deadline: Deadline,
     samples: int = 8,
     rejected: Sequence[tuple[Bag, Bag]] = (),
 ) -> A.ProposeTrade | None:
@@ -167,7 +167,12 @@ def pick_partner(obs: Observation, goal: Bag, confirms: Sequence[A.ConfirmTrade]
 
 
 def best_response(
-    obs: Observation, goal: Bag, accept: bool, rng: random.Random, deadline: float, samples: int = 8
+    obs: Observation,
+    goal: Bag,
+    accept: bool,
+    rng: random.Random,
+    deadline: Deadline,
+    samples: int = 8,
 ) -> A.Action:
     """Answer an offer: accept it (when ``accept``, the heuristic's verdict), or counter
     with better terms for us that the proposer would still confirm, if that is likely

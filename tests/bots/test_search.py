@@ -3,30 +3,28 @@
 from __future__ import annotations
 
 import random
-import time
 
+import pytest
+
+from bots.builtin import search as search_module
+from bots.builtin.deadline import Deadline
+from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.random_bot import RandomPlayer
-from bots.builtin.search import SearchPlayer
+from bots.builtin.search import SETUP_OPTIONS, SearchPlayer
+from bots.builtin.search_trade import sample_responders
 from bots.player import Player
 from bots.registry import load_player_class
-from engine import Clock, Game, Observation, Phase, RulesConfig
+from engine import Action, Clock, Game, Observation, Phase, RulesConfig
+from engine.state import GameState
 
 
-def _play(
-    game: Game, players: list[Player], clock: Clock, max_steps: int = 100_000
-) -> dict[int, float]:
-    """Play with ``game.apply`` (raises on an illegal action); slowest decision per seat."""
-    slowest = dict.fromkeys(range(len(players)), 0.0)
+def _play(game: Game, players: list[Player], clock: Clock, max_steps: int = 100_000) -> None:
+    """Play with ``game.apply`` (raises on an illegal action)."""
     for _ in range(max_steps):
         if game.is_over:
             break
         seat = game.decider
-        observation = game.observe(seat).with_clock(clock)
-        start = time.perf_counter()
-        action = players[seat].act(observation)
-        slowest[seat] = max(slowest[seat], time.perf_counter() - start)
-        game.apply(action)
-    return slowest
+        game.apply(players[seat].act(game.observe(seat).with_clock(clock)))
 
 
 def test_registry_loads_the_search_bot() -> None:
@@ -64,19 +62,76 @@ def test_single_legal_action_is_answered_at_once() -> None:
     while game.phase is not Phase.ROLL or len(game.legal_actions()) != 1:
         game.apply(rng.choice(game.legal_actions()))
     observation = game.observe(game.decider).with_clock(Clock(30.0, 60.0))
-    start = time.perf_counter()
-    action = SearchPlayer(random.Random(1)).act(observation)
-    assert time.perf_counter() - start < 0.01
-    assert action == game.legal_actions()[0]
+    bot = SearchPlayer(random.Random(1))
+    bot.base = _Refusing()  # any search or heuristic work would call it
+    reads = _ScriptedClock([0.0])
+    bot.clock = reads
+    assert bot.act(observation) == game.legal_actions()[0]
+    assert reads.calls <= 1
 
 
-def test_respects_the_decision_budget() -> None:
-    budget = 0.05
-    game = Game.new(RulesConfig(), seed=31)
-    players: list[Player] = [RandomPlayer(random.Random(s)) for s in range(4)]
-    players[1] = SearchPlayer(random.Random(7))
-    slowest = _play(game, players, Clock(budget, 0.5), max_steps=1500)
-    assert slowest[1] < budget + 0.02, f"slowest decision took {slowest[1]:.3f}s"
+class _Refusing(HeuristicPlayer):
+    def act(self, observation: Observation) -> Action:
+        raise AssertionError("a forced decision must not be searched")
+
+
+class _ScriptedClock:
+    """Returns the given readings in turn, then the last one forever; counts reads."""
+
+    def __init__(self, readings: list[float]) -> None:
+        self.readings = readings
+        self.calls = 0
+
+    def __call__(self) -> float:
+        self.calls += 1
+        return self.readings[min(self.calls, len(self.readings)) - 1]
+
+
+def _setup_decision(seed: int) -> Observation:
+    game = Game.new(RulesConfig(), seed=seed)
+    return game.observe(game.decider).with_clock(Clock(0.05, 0.5))
+
+
+def _count_playouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the set-up playouts the bot scores (one ``win_logits`` call each)."""
+    calls = [0]
+    real = search_module.win_logits
+
+    def counting(state: GameState) -> list[float]:
+        calls[0] += 1
+        return real(state)
+
+    monkeypatch.setattr(search_module, "win_logits", counting)
+    return calls
+
+
+def test_no_new_search_work_starts_after_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    playouts = _count_playouts(monkeypatch)
+    observation = _setup_decision(31)
+    heuristic_choice = HeuristicPlayer(random.Random(7)).act(observation)
+
+    expired = SearchPlayer(random.Random(7))
+    expired.clock = _ScriptedClock([0.0, 1.0])  # start, then always past a 50 ms budget
+    assert expired.act(observation) == heuristic_choice
+    assert playouts[0] == 1  # only the heuristic's own choice was played out
+
+    playouts[0] = 0
+    ample = SearchPlayer(random.Random(7))
+    ample.clock = _ScriptedClock([0.0])  # time never moves: every option is tried
+    ample.act(observation)
+    assert playouts[0] == min(SETUP_OPTIONS, len(observation.legal_actions))
+
+
+def test_trade_sampling_stops_at_the_deadline() -> None:
+    game = Game.new(RulesConfig(), seed=5)
+    rng = random.Random(0)
+    while game.phase is not Phase.MAIN:
+        game.apply(rng.choice(game.legal_actions()))
+    observation = game.observe(game.decider)
+    expired = Deadline(0.5, _ScriptedClock([1.0]))
+    ample = Deadline(0.5, _ScriptedClock([0.0]))
+    assert len(sample_responders(observation, random.Random(1), 8, expired)) == 1
+    assert len(sample_responders(observation, random.Random(1), 8, ample)) == 8
 
 
 def _swap_hidden_cards(game: Game, me: int) -> Game | None:
