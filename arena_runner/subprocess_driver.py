@@ -38,6 +38,7 @@ from engine import (
     RulesConfig,
     action_from_dict,
 )
+from engine.observation_stream import ObservationEncoder
 
 DEFAULT_END_TIMEOUT = 2.0
 EXIT_GRACE = 1.0
@@ -84,7 +85,7 @@ class SubprocessDriver:
         self._hello = False
         self._launch_error: str | None = None
         self._seat = -1
-        self._sent = 0
+        self._stream = ObservationEncoder()
         self._exit_code: int | None = None
         self._killed = False
         self.last_cpu = 0.0
@@ -193,9 +194,9 @@ class SubprocessDriver:
                 return fault
         assert self._proc is not None
         self._proc.thaw()
-        self._sent = step
+        self._stream.reset()
         message = start_message(
-            seat, config.to_dict(), layout.to_dict(), seed, observation.to_dict(history_from=0)
+            seat, config.to_dict(), layout.to_dict(), seed, self._stream.encode(observation)
         )
         reply = self._request(message, self.policy.limits.import_seconds, step)
         if isinstance(reply, Fault):
@@ -244,25 +245,26 @@ class SubprocessDriver:
     def act(self, observation: Observation, clock: Clock) -> Action | Fault:
         step = len(observation.history)
         self.last_cpu = 0.0
-        data = observation.to_dict(history_from=self._sent)
+        data = self._stream.encode(observation)
         data["clock"] = clock.to_dict()
-        self._sent = step
         reply = self._request(act_message(data), clock.decision + clock.bank, step, clock)
         if isinstance(reply, Fault):
             return reply
         if reply["type"] != "action":
             return self._unexpected(reply, "action", step)
+        chosen = reply["action"]
         try:
-            return action_from_dict(reply["action"])
-        except InvalidActionError as exc:
+            if type(chosen) is int:
+                return self._stream.action(chosen)
+            return action_from_dict(chosen)
+        except (InvalidActionError, ValueError) as exc:
             return self._fault(step, FaultKind.GARBAGE, f"unreadable action: {exc}")
 
     def end(self, observation: Observation, outcome: Outcome) -> Fault | None:
         step = len(observation.history)
         if not self.alive:
             return None
-        data = observation.to_dict(history_from=self._sent)
-        self._sent = step
+        data = self._stream.encode(observation)
         reply = self._request(end_message(data, outcome.to_dict()), self.end_timeout, step)
         self.pause()
         if isinstance(reply, Fault):

@@ -7,24 +7,29 @@ answers each with exactly one line on its stdout. Messages are JSON objects with
 Both sides validate every message with :func:`parse_host_message` and
 :func:`parse_child_message`.
 
-Protocol version 1 (:data:`PROTOCOL_VERSION`)
+Protocol version 2 (:data:`PROTOCOL_VERSION`)
 =============================================
+
+Observations travel in the compact stream form of :mod:`engine.observation_stream`:
+each one carries only what changed since the seat's previous observation of the same
+game, with actions (legal actions, history steps) as numbers in an action table that
+both sides build up during the game. A ``start`` begins a new stream.
 
 Host to child:
 
-``{"type": "start", "protocol_version": 1, "seat": 0, "config": {...}, "board": {...},
+``{"type": "start", "protocol_version": 2, "seat": 0, "config": {...}, "board": {...},
 "seed": 123, "observation": {...}}``
     A new game. ``config`` is ``RulesConfig.to_dict()``, ``board`` is
     ``BoardLayout.to_dict()``, ``seed`` seeds the bot's own ``random.Random`` (handed to
     the player's constructor), ``observation`` is the seat's view before the first
-    decision (passed to ``on_game_start``). Reply: ``ready`` (or ``error``). A ``start``
-    may follow an ``end`` to play another game in the same process.
+    decision (passed to ``on_game_start``; the first of the stream, so every field is in
+    it). Reply: ``ready`` (or ``error``). A ``start`` may follow an ``end`` to play
+    another game in the same process.
 
 ``{"type": "act", "observation": {...}}``
-    The seat must decide. ``observation`` is ``Observation.to_dict(history_from=k)``
-    including ``"clock"`` (the thinking time): ``history`` holds only the steps from index
-    ``k`` on, i.e. those not sent before in this game, so the child appends them to the
-    history it keeps. Reply: ``action`` (or ``error``).
+    The seat must decide. ``observation`` is the next of the stream, with its ``"clock"``
+    (the thinking time) and ``"legal"`` (the legal actions as table numbers). Reply:
+    ``action`` (or ``error``).
 
 ``{"type": "end", "observation": {...}, "outcome": {...}}``
     The game is over; ``outcome`` is ``Outcome.to_dict()``. Reply: ``bye`` (or ``error``).
@@ -40,12 +45,13 @@ Child to host:
     checks the applied layers against the sandbox tier; a process that dies before this
     line is a platform fault, after it the bot's.
 
-``{"type": "ready", "protocol_version": 1, "name": "my-bot"}``
+``{"type": "ready", "protocol_version": 2, "name": "my-bot"}``
     The bot file was imported, its single ``Player`` subclass built and
     ``on_game_start`` returned.
 
-``{"type": "action", "action": {"type": "build_road", "edge": 12}}``
-    The decision, in the action JSON form of ``engine.actions``.
+``{"type": "action", "action": 7}`` or ``{"type": "action", "action": {"type": ...}}``
+    The decision: a number of the action table (one of the legal ones, usually) or any
+    action in the action JSON form of ``engine.actions`` (a trade offer of its own).
 
 ``{"type": "error", "where": "import|start|act|end", "message": "...",
 "traceback": "..."}``
@@ -68,7 +74,7 @@ import orjson
 
 from engine import Outcome, Termination
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 MAX_REPLY_BYTES: Final = 1 << 20
 """Longest child message (one line, newline included) the host accepts."""
 ERROR_PLACES: Final = ("import", "start", "act", "end")
@@ -93,7 +99,7 @@ _HOST_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
 _CHILD_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
     "sandbox": {"jail": (dict, type(None))},
     "ready": {"protocol_version": _INT, "name": _STR},
-    "action": {"action": _DICT},
+    "action": {"action": (dict, int)},
     "error": {"where": _STR, "message": _STR, "traceback": (str, type(None))},
     "bye": {},
 }
@@ -141,8 +147,8 @@ def ready_message(name: str) -> Message:
     return {"type": "ready", "protocol_version": PROTOCOL_VERSION, "name": name}
 
 
-def action_message(action: Message) -> Message:
-    """Child: the decision (action JSON)."""
+def action_message(action: Message | int) -> Message:
+    """Child: the decision (an action table number, or action JSON)."""
     return {"type": "action", "action": action}
 
 

@@ -36,7 +36,7 @@ from bots.protocol import (
 )
 from bots.registry import BotLoadError, load_player_class
 from engine import Action, BoardLayout, Observation, RulesConfig
-from engine.state import Step
+from engine.observation_stream import ObservationDecoder
 
 MAX_MESSAGE_CHARS = 2_000
 MAX_TRACEBACK_CHARS = 8_000
@@ -65,9 +65,7 @@ class BotSession:
         self.player_class = player_class
         self.load_error = load_error
         self.player: Player | None = None
-        self.config: RulesConfig | None = None
-        self.board: BoardLayout | None = None
-        self.steps: list[Step] = []
+        self.stream: ObservationDecoder | None = None
 
     def handle(self, message: Message) -> Message:
         """The reply to one (already validated) host message."""
@@ -90,9 +88,9 @@ class BotSession:
             )
         assert self.player_class is not None
         try:
-            self.config = RulesConfig.from_dict(message["config"])
-            self.board = BoardLayout.from_dict(message["board"])
-            self.steps = []
+            config = RulesConfig.from_dict(message["config"])
+            board = BoardLayout.from_dict(message["board"])
+            self.stream = ObservationDecoder(config, board)
             observation = self._observation(message)
         except ValueError as exc:
             return error_message("start", f"bad start message: {exc}")
@@ -122,6 +120,10 @@ class BotSession:
                 f"act() returned {_short_repr(action)} ({type(action).__name__}), "
                 "not an Action: return one of observation.legal_actions",
             )
+        assert self.stream is not None
+        number = self.stream.number_of(action)
+        if number is not None:
+            return action_message(number)
         try:
             return action_message(action.to_dict())
         except BaseException as exc:
@@ -143,11 +145,9 @@ class BotSession:
         return bye_message()
 
     def _observation(self, message: Message) -> Observation:
-        if self.config is None or self.board is None:
+        if self.stream is None:
             raise ValueError("no game has been started")
-        return Observation.from_dict(
-            message["observation"], config=self.config, board=self.board, steps=self.steps
-        )
+        return self.stream.decode(message["observation"])
 
 
 def _failure(where: str, doing: str, exc: BaseException) -> Message:

@@ -309,6 +309,11 @@ _DECODED: dict[tuple[Any, ...], Action] = {}
 _DECODED_MAX = 4096
 
 
+def is_interned(action: Action) -> bool:
+    """True for the actions of the interned tables (one object per value, kept forever)."""
+    return id(action) in _JSON_BY_ID
+
+
 def shared_action_json(action: Action) -> dict[str, Any]:
     """Like :func:`action_to_json` but, for interned actions, the cached object itself:
     for immediate serialization only, never to be modified."""

@@ -3,6 +3,7 @@ driven message by message (no process)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -25,25 +26,32 @@ from bots.protocol import (
 )
 from bots.registry import resolve_bot
 from bots.runtime import BotSession, load_bot
-from engine import Clock, Game, RulesConfig, action_from_dict
+from engine import Clock, Game, RulesConfig
+from engine.observation_stream import ObservationEncoder
 
 CONFIG = RulesConfig()
 
 
-def start_for(game: Game, seat: int, seed: int = 9) -> dict[str, Any]:
-    observation = game.observe(seat, with_legal=False).to_dict(history_from=0)
+def start_for(
+    game: Game, seat: int, seed: int = 9, stream: ObservationEncoder | None = None
+) -> dict[str, Any]:
+    """A start message; ``stream`` (reset here) is the host's encoder for the game."""
+    stream = stream or ObservationEncoder()
+    stream.reset()
+    observation = stream.encode(game.observe(seat, with_legal=False))
     return start_message(seat, CONFIG.to_dict(), game.layout.to_dict(), seed, observation)
 
 
 def test_every_constructor_round_trips_through_its_validator() -> None:
     game = Game.new(CONFIG, 3)
-    observation = game.observe(0).to_dict(history_from=0)
+    observation = ObservationEncoder().encode(game.observe(0))
     for message in (
         start_for(game, 0),
         act_message(observation),
         end_message(observation, {"winner": 0}),
     ):
-        assert parse_host_message(encode(message)) == message
+        assert parse_host_message(encode(message)) == json.loads(encode(message))
+        assert parse_host_message(encode(message))["type"] == message["type"]
     for message in (
         ready_message("bot"),
         action_message({"type": "end_turn"}),
@@ -53,7 +61,7 @@ def test_every_constructor_round_trips_through_its_validator() -> None:
     ):
         assert parse_child_message(encode(message)) == message
     assert encode(bye_message()).endswith(b"\n")
-    assert start_for(game, 0)["protocol_version"] == PROTOCOL_VERSION == 1
+    assert start_for(game, 0)["protocol_version"] == PROTOCOL_VERSION == 2
 
 
 @pytest.mark.parametrize(
@@ -101,27 +109,30 @@ def test_a_session_streams_history_and_matches_the_in_process_bot() -> None:
     session = BotSession(player_class, None)
     game = Game.new(CONFIG, 5)
     seat = 2
-    assert session.handle(start_for(game, seat)) == ready_message("random")
+    stream = ObservationEncoder()
+    assert session.handle(start_for(game, seat, stream=stream)) == ready_message("random")
     twin = player_class(__import__("random").Random(9))
     sent = 0
     while not game.is_over:
         if game.decider == seat:
             observation = game.observe(seat)
-            data = observation.with_clock(Clock(1.0, 0.0)).to_dict(history_from=sent)
+            data = stream.encode(observation.with_clock(Clock(1.0, 0.0)))
             sent = len(observation.history)
             reply = session.handle(act_message(data))
             assert reply["type"] == "action", reply
-            action = action_from_dict(reply["action"])
+            action = stream.action(reply["action"])  # a table number: it chose a legal one
             assert action == twin.act(observation)
         else:
             action = game.legal_actions()[0]
         game.apply(action)
-    assert len(session.steps) == sent
-    assert session.steps == list(game.observe(seat).history)[:sent]  # masked for the seat
+    assert session.stream is not None
+    assert len(session.stream.steps) == sent
+    assert session.stream.steps == list(game.observe(seat).history)[:sent]  # masked
     outcome = game.outcome
     assert outcome is not None
-    end = end_message(game.observe(seat).to_dict(history_from=sent), outcome.to_dict())
+    end = end_message(stream.encode(game.observe(seat)), outcome.to_dict())
     assert session.handle(end) == bye_message()
+    assert session.stream.steps == list(game.observe(seat).history)
 
 
 def test_bot_failures_become_error_replies(tmp_path: Path) -> None:
@@ -136,17 +147,20 @@ def test_bot_failures_become_error_replies(tmp_path: Path) -> None:
     player_class, _ = load_bot(str(bot))
     session = BotSession(player_class, None)
     game = Game.new(CONFIG, 2)
-    reply = session.handle(start_for(game, 1))
+    stream = ObservationEncoder()
+    reply = session.handle(start_for(game, 1, stream=stream))
     assert reply["type"] == "error" and reply["where"] == "start"
     assert "KeyError" in reply["message"] and "raise KeyError" in reply["traceback"]
     assert "bots/runtime.py" not in reply["traceback"]
-    assert session.handle(act_message(game.observe(0).to_dict()))["where"] == "act"
-    assert session.handle(start_for(game, 0))["type"] == "ready"
-    reply = session.handle(act_message(game.observe(0).to_dict(history_from=0)))
+    assert session.handle(act_message(stream.encode(game.observe(0))))["where"] == "act"
+    assert session.handle(start_for(game, 0, stream=stream))["type"] == "ready"
+    reply = session.handle(act_message(stream.encode(game.observe(0))))
     assert reply["where"] == "act" and "returned None (NoneType), not an Action" in reply["message"]
+    reply = session.handle(act_message({"legal": [], "actions_start": 99}))
+    assert reply["where"] == "act" and "bad observation" in reply["message"]
     outcome = {"termination": "victory", "winner": 0, "points": [10, 2, 2, 2]}
     outcome |= {"placings": [1, 2, 2, 2], "turns": 30}
-    reply = session.handle(end_message(game.observe(0).to_dict(), outcome))
+    reply = session.handle(end_message(stream.encode(game.observe(0)), outcome))
     assert reply["where"] == "end" and "SystemExit" in reply["message"]
 
 

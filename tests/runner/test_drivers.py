@@ -62,7 +62,7 @@ def fake_child(directory: Path, *replies: bytes) -> Callable[[Path], BotProcess]
     return spawn
 
 
-READY = b'{"type": "ready", "protocol_version": 1, "name": "fake"}\n'
+READY = b'{"type": "ready", "protocol_version": 2, "name": "fake"}\n'
 
 
 def start(driver: SubprocessDriver, seed: int = 1, seat: int = 0) -> Fault | None:
@@ -77,8 +77,8 @@ def start(driver: SubprocessDriver, seed: int = 1, seat: int = 0) -> Fault | Non
         (b"hello\n", "not valid JSON"),
         (b"[1, 2]\n", "must be a JSON object, not an array"),
         (b'{"type": "shout"}\n', "unknown bot message type 'shout'"),
-        (READY.replace(b"1", b"true"), "'protocol_version' is a boolean"),
-        (READY.replace(b"1", b"2"), "protocol version 2"),
+        (READY.replace(b"2", b"true"), "'protocol_version' is a boolean"),
+        (READY.replace(b"2", b"1"), "protocol version 1"),
         (b'{"type": "bye"}\n', "expected a 'ready' reply, got 'bye'"),
         (b"x" * (1 << 20) + b"\n", "longer than"),
     ],
