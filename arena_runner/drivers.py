@@ -47,6 +47,10 @@ class SeatDriver(Protocol):
         """Another seat decides now: stop this bot from running (freeze it)."""
         ...
 
+    def pin(self, cpu: int) -> None:
+        """Run the bot on this CPU only (the match's; see :mod:`arena_runner.affinity`)."""
+        ...
+
     def take_log(self) -> str:
         """What the bot wrote since the last call (capped)."""
         ...
@@ -121,6 +125,9 @@ class InProcessDriver:
         return None
 
     def pause(self) -> None:
+        pass
+
+    def pin(self, cpu: int) -> None:
         pass
 
     def take_log(self) -> str:

@@ -5,10 +5,12 @@ or a dead process is forfeited to a trusted autopilot so the game always finishe
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Sequence
 
+from arena_runner.affinity import claimed_cpu
 from arena_runner.defaults import safe_default
 from arena_runner.drivers import PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, MatchResult
@@ -39,6 +41,7 @@ def play_match(
     max_strikes: int = DEFAULT_MAX_STRIKES,
     autopilot: PlayerFactory | None = None,
     ask_forced: bool = False,
+    one_cpu: bool = True,
 ) -> MatchResult:
     """Play the game ``seed`` with ``drivers[s]`` in seat ``s``.
 
@@ -50,51 +53,60 @@ def play_match(
     A decision with a single legal action (outside trade responses, where a counter-offer
     is always possible) is applied without asking the bot unless ``ask_forced``: the bot
     sees it in its history at its next decision.
+
+    With ``one_cpu`` the match claims one CPU for this thread and every bot process
+    (:mod:`arena_runner.affinity`): a decision's hand-over then stays on one core.
     """
     n = config.players
     if len(drivers) != n:
         raise ValueError(f"{n} players need {n} drivers, got {len(drivers)}")
-    game = Game.new(config, seed)
-    rng = random.Random(f"safe-default/{seed}")
-    seats = [Seat(s, d, time_bank) for s, d in enumerate(drivers)]
-    pilot_factory = autopilot or default_autopilot()
+    claim = claimed_cpu() if one_cpu else contextlib.nullcontext()
+    with claim as cpu:
+        game = Game.new(config, seed)
+        rng = random.Random(f"safe-default/{seed}")
+        seats = [Seat(s, d, time_bank) for s, d in enumerate(drivers)]
+        pilot_factory = autopilot or default_autopilot()
 
-    def take_over(seat: Seat) -> None:
-        observation = game.observe(seat.index, with_legal=False)
-        seat.take_over(pilot_factory, config, game.layout, bot_seed(seed, seat.index), observation)
+        def take_over(seat: Seat) -> None:
+            observation = game.observe(seat.index, with_legal=False)
+            seat.take_over(
+                pilot_factory, config, game.layout, bot_seed(seed, seat.index), observation
+            )
 
-    for seat in seats:
-        observation = game.observe(seat.index, with_legal=False)
-        fault = seat.driver.start(
-            seat.index, config, game.layout, bot_seed(seed, seat.index), observation
-        )
-        if fault is not None:
-            seat.record(fault, max_strikes=1)
+        for seat in seats:
+            observation = game.observe(seat.index, with_legal=False)
+            fault = seat.driver.start(
+                seat.index, config, game.layout, bot_seed(seed, seat.index), observation
+            )
+            if fault is not None:
+                seat.record(fault, max_strikes=1)
+            elif cpu is not None:
+                seat.driver.pin(cpu)
 
-    current = -1
-    while not game.is_over:
-        if not ask_forced:
-            legal = game.legal_actions()
-            if len(legal) == 1 and game.phase is not Phase.TRADE_RESPONSE:
-                seats[game.decider].stats.forced += 1
-                game.apply_unchecked(legal[0])
-                continue
-        seat = seats[game.decider]
-        if seat.index != current and current >= 0:
-            seats[current].driver.pause()
-        current = seat.index
-        action: Action | None = None
-        if seat.playing:
-            action = _decide(game, seat, decision_timeout, max_strikes)
-        else:
-            if seat.autopilot is None and not seat.stats.autopilot:
-                take_over(seat)
-            action = seat.pilot_act(game.observe(seat.index), Clock(decision_timeout, 0.0))
-        if action is None:
-            action = safe_default(game.legal_actions(), rng)
-            seat.stats.defaults += 1
-        game.apply_unchecked(action)
-    return _finish(game, seats, seat_names)
+        current = -1
+        while not game.is_over:
+            if not ask_forced:
+                legal = game.legal_actions()
+                if len(legal) == 1 and game.phase is not Phase.TRADE_RESPONSE:
+                    seats[game.decider].stats.forced += 1
+                    game.apply_unchecked(legal[0])
+                    continue
+            seat = seats[game.decider]
+            if seat.index != current and current >= 0:
+                seats[current].driver.pause()
+            current = seat.index
+            action: Action | None = None
+            if seat.playing:
+                action = _decide(game, seat, decision_timeout, max_strikes)
+            else:
+                if seat.autopilot is None and not seat.stats.autopilot:
+                    take_over(seat)
+                action = seat.pilot_act(game.observe(seat.index), Clock(decision_timeout, 0.0))
+            if action is None:
+                action = safe_default(game.legal_actions(), rng)
+                seat.stats.defaults += 1
+            game.apply_unchecked(action)
+        return _finish(game, seats, seat_names)
 
 
 def _decide(game: Game, seat: Seat, decision: float, max_strikes: int) -> Action | None:

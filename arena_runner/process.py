@@ -135,14 +135,19 @@ def become_subreaper() -> bool:
 
 
 def _reap_orphans(pids: list[int], timeout: float = 2.0) -> None:
-    """Reap the given inner processes once they were re-parented to this worker."""
+    """Reap the given inner processes once they were re-parented to this worker.
+
+    An inner process whose parent has not exited yet is not ours to reap: it is waited
+    for (it may be re-parented to us any moment) until it is gone or ``timeout``."""
     deadline = time.monotonic() + timeout
     for pid in pids:
         while True:
             try:
                 done, _ = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:  # not (or no longer) ours: init reaps it
-                break
+            except ChildProcessError:  # not (yet) ours: gone, or its parent reaps it
+                if not os.path.exists(f"/proc/{pid}"):
+                    break
+                done = 0
             if done or time.monotonic() > deadline:
                 break
             time.sleep(0.002)

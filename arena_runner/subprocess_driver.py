@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena_runner.affinity import pin_process
 from arena_runner.faults import classify_death, classify_error
 from arena_runner.logs import CappedLog, drain_into
 from arena_runner.pipes import LineReader, LineTooLong, PipeClosed, PipeTimeout, write_all
@@ -137,6 +138,11 @@ class SubprocessDriver:
         """Freeze the bot while others decide (no-op when freezing is off)."""
         if self.policy.freeze and self._proc is not None and self._hello:
             self._proc.freeze()
+
+    def pin(self, cpu: int) -> None:
+        """Run the bot's interpreter on ``cpu`` only (once it has said hello)."""
+        if self._proc is not None and self._hello:
+            pin_process(self._proc.bot_pid, cpu)
 
     def close(self) -> None:
         """Ask the process to exit (stdin closed), kill it if it does not, reap it."""

@@ -28,6 +28,12 @@ VICTIM = (
     "from bots import Player\n\nSECRET = 'my private strategy'\n\n\nclass Victim(Player):\n"
     "    def act(self, observation):\n        return self.rng.choice(observation.legal_actions)\n"
 )
+SLOW_VICTIM = VICTIM.replace(
+    "        return self.rng",
+    "        import time\n        end = time.process_time() + 0.002\n"
+    "        while time.process_time() < end:\n            pass\n        return self.rng",
+)
+"""A victim that thinks 2 ms of CPU per decision (so the others' turns take real time)."""
 TEST_UID = 61000 + os.getpid() % 4000
 """A uid of our own, so "nothing of this match left" is checkable on a shared host."""
 
@@ -69,6 +75,7 @@ def play_hostile(
     decision: float = 0.25,
     bank: float = 1.0,
     limits: Limits | None = None,
+    victim_source: str = VICTIM,
 ) -> Played:
     """Seat 0: ``hostile/<name>.py`` with ``PARAMS`` filled in; seats 1, 2: a private
     random bot. Checks the invariants and returns what the parent saw."""
@@ -78,7 +85,7 @@ def play_hostile(
     )
     with tempfile.TemporaryDirectory(prefix="catan-hostile-") as tmp:
         victim = Path(tmp) / "victim.py"
-        victim.write_text(VICTIM)
+        victim.write_text(victim_source)
         with BotRunner(policy) as runner:
             victims = [runner.driver(victim, "victim") for _ in range(2)]
             source = (HOSTILE / f"{name}.py").read_text()

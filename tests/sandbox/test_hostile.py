@@ -10,7 +10,7 @@ from pathlib import Path
 from arena_runner import SubprocessDriver
 from arena_runner.sandbox.limits import Limits
 from tests.sandbox.conftest import Listener
-from tests.sandbox.hostile_harness import Played, kinds, play_hostile
+from tests.sandbox.hostile_harness import SLOW_VICTIM, Played, kinds, play_hostile
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -96,7 +96,7 @@ def test_sleeping_through_its_turn_hits_the_wall_clock_cap() -> None:
 
 
 def test_cpu_burning_off_turn_is_frozen() -> None:
-    played = play_hostile("offturn_burner", decision=0.5, bank=5.0)
+    played = play_hostile("offturn_burner", decision=0.5, bank=5.0, victim_source=SLOW_VICTIM)
     stats = played.result.stats[0]
     assert played.result.forfeited == set()
     # it burns 80% of a CPU whenever it runs: on its turns that is charged to it...
