@@ -28,6 +28,7 @@ The ``*_start`` numbers let the receiver detect a lost or repeated message.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Final
 
 from engine import actions as A
@@ -44,6 +45,7 @@ _DERIVED: Final = frozenset({"legal_actions", "clock", "_steps", "_steps_len", "
 FIELDS: Final[tuple[str, ...]] = tuple(n for n in Observation.__slots__ if n not in _DERIVED)
 """The observation fields sent as ``fields`` (by their JSON names)."""
 _FIELD_SET: Final = frozenset(FIELDS)
+_read_fields: Final = operator.attrgetter(*FIELDS)
 _PHASES: Final = {p.label: p for p in Phase}
 _TUPLE_FIELDS: Final = frozenset(
     {
@@ -63,7 +65,7 @@ class ObservationEncoder:
         self.reset()
 
     def reset(self) -> None:
-        self._last: dict[str, Any] = {}
+        self._last: tuple[Any, ...] = ()
         self._by_identity: dict[int, int] = {}
         """Table numbers of interned actions, by ``id`` (they live as long as the program)."""
         self._by_value: dict[A.Action, int] = {}
@@ -97,14 +99,15 @@ class ObservationEncoder:
         """The delta for ``obs`` (the next observation of this seat in this game)."""
         new: list[dict[str, Any]] = []
         data: dict[str, Any] = {"actions_start": len(self._table)}
-        last = self._last
-        changed = [n for n in FIELDS if last.get(n, _MISSING) != getattr(obs, n)]
-        if changed:
-            fields: dict[str, Any] = {}
-            for name in changed:
-                value = last[name] = getattr(obs, name)
-                fields[name] = _field_json(name, value)
-            data["fields"] = fields
+        values = _read_fields(obs)
+        last = self._last or (_MISSING,) * len(FIELDS)
+        if values != last:
+            data["fields"] = {
+                FIELDS[i]: _field_json(FIELDS[i], value)
+                for i, (value, before) in enumerate(zip(values, last, strict=True))
+                if value is not before and value != before
+            }
+            self._last = values
         start, end = self._sent_steps, obs._steps_len
         if end > start:
             data["history_start"] = start
@@ -118,7 +121,11 @@ class ObservationEncoder:
                 history.append([who, self._number(action, new), outcome])
             data["history"] = history
             self._sent_steps = end
-        data["legal"] = [self._number(a, new) for a in obs.legal_actions]
+        known = self._by_identity
+        legal = [known.get(id(a), -1) for a in obs.legal_actions]
+        if -1 in legal:
+            legal = [self._number(a, new) for a in obs.legal_actions]
+        data["legal"] = legal
         if obs.clock is not None:
             data["clock"] = obs.clock.to_dict()
         if new:
@@ -210,14 +217,28 @@ class ObservationDecoder:
         if len(values) != len(FIELDS):
             raise ValueError("the first observation of a game must carry every field")
         o = Observation.__new__(Observation)
-        for name, value in values.items():
-            object.__setattr__(o, name, value)
+        _assign_fields(o, values)
         o.config, o.board = self.config, self.board
-        o.legal_actions = tuple([table[_index(i)] for i in data["legal"]])
+        legal = data["legal"]
+        if legal and min(legal) < 0:
+            raise ValueError("action numbers are not negative")
+        o.legal_actions = tuple(map(table.__getitem__, legal))
         clock = data.get("clock")
         o.clock = None if clock is None else Clock.from_dict(clock)
         o._steps, o._steps_len = self.steps, len(self.steps)
         return o
+
+
+def _assigner() -> Any:
+    """``_assign_fields(o, values)``: ``o.<name> = values["<name>"]`` for every field,
+    as straight-line code (a loop of ``setattr`` costs three times as much)."""
+    body = "".join(f"    o.{name} = v[{name!r}]\n" for name in FIELDS)
+    namespace: dict[str, Any] = {}
+    exec(f"def _assign_fields(o, v):\n{body}", namespace)
+    return namespace["_assign_fields"]
+
+
+_assign_fields: Final = _assigner()
 
 
 def _index(number: Any) -> int:
