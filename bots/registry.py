@@ -8,16 +8,37 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-from pathlib import Path
+import os
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from bots.player import Player
 
-BUILTIN_DIR = Path(__file__).resolve().parent / "builtin"
-BUILTINS: dict[str, Path] = {
-    "random": BUILTIN_DIR / "random_bot.py",
-    "heuristic": BUILTIN_DIR / "heuristic.py",
-    "search": BUILTIN_DIR / "search.py",
-}
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    BUILTIN_DIR: Path
+    BUILTINS: dict[str, Path]
+
+_BUILTIN_FILES = {"random": "random_bot.py", "heuristic": "heuristic.py", "search": "search.py"}
+
+
+@cache
+def _builtins() -> tuple[Path, dict[str, Path]]:
+    from pathlib import Path
+
+    builtin_dir = Path(__file__).resolve().parent / "builtin"
+    return builtin_dir, {name: builtin_dir / file for name, file in _BUILTIN_FILES.items()}
+
+
+def __getattr__(name: str) -> Any:
+    """``BUILTIN_DIR`` and ``BUILTINS`` (paths), made on demand: the bot process loads its
+    bot by a path string and need not import pathlib (~4 ms of its start-up)."""
+    if name == "BUILTIN_DIR":
+        return _builtins()[0]
+    if name == "BUILTINS":
+        return _builtins()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class BotLoadError(Exception):
@@ -26,24 +47,42 @@ class BotLoadError(Exception):
 
 def resolve_bot(spec: str) -> Path:
     """The bot file for ``spec``: a built-in name (``random``) or a path to a ``.py`` file."""
-    if spec in BUILTINS:
-        path = BUILTINS[spec]
+    from pathlib import Path
+
+    builtins = _builtins()[1]
+    if spec in builtins:
+        path = builtins[spec]
         if not path.is_file():
             raise BotLoadError(f"built-in bot {spec!r} is not available in this version")
         return path
     path = Path(spec)
     if path.suffix != ".py":
-        names = ", ".join(sorted(BUILTINS))
+        names = ", ".join(sorted(builtins))
         raise BotLoadError(f"unknown bot {spec!r}: use a built-in ({names}) or a .py file")
     if not path.is_file():
         raise BotLoadError(f"bot file {spec!r} does not exist")
     return path
 
 
+def _bot_file(spec: str) -> str:
+    """``str(resolve_bot(spec))``, without pathlib for the path of an existing ``.py`` file
+    (what the bot process passes)."""
+    if (
+        isinstance(spec, str)
+        and spec not in _BUILTIN_FILES
+        and spec.endswith(".py")
+        and os.path.basename(spec) != ".py"
+        and os.path.isfile(spec)
+    ):
+        return spec
+    return str(resolve_bot(spec))
+
+
 def load_player_class(spec: str) -> type[Player]:
     """Import a bot file in this process and return its single :class:`Player` subclass."""
-    path = resolve_bot(spec)
-    module_name = f"catan_bot_{path.stem}_{abs(hash(path.resolve()))}"
+    path = _bot_file(spec)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    module_name = f"catan_bot_{stem}_{abs(hash(os.path.realpath(path)))}"
     loader_spec = importlib.util.spec_from_file_location(module_name, path)
     if loader_spec is None or loader_spec.loader is None:
         raise BotLoadError(f"cannot load {spec!r} as a Python module")

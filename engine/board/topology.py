@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, fields
 from functools import cache, cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.board.coords import Axial, Point, corners, land_hexes
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import networkx as nx
+
+    TABLES_FILE: Path
 
 #: The 9 harbor sites of the standard frame, as (hex index, side index), clockwise from
 #: the top-left. Sides are numbered 0..5 = NE, E, SE, SW, W, NW (see ``coords``).
@@ -39,7 +43,17 @@ HARBOR_SITES: Final[tuple[tuple[int, int], ...]] = (
     (12, 4),
     (3, 4),
 )
-TABLES_FILE: Final = Path(__file__).with_name("standard_topology.json")
+_TABLES_PATH: Final = os.path.join(os.path.dirname(__file__), "standard_topology.json")
+
+
+def __getattr__(name: str) -> Any:
+    """``TABLES_FILE``, the checked-in tables' ``Path``: made on demand, because importing
+    pathlib costs every bot process ~4 ms at start-up."""
+    if name == "TABLES_FILE":
+        from pathlib import Path
+
+        return Path(_TABLES_PATH)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,13 +213,15 @@ def standard_topology() -> Topology:
     Read from the checked-in tables when present (no networkx import), else derived from
     the graph."""
     try:
-        data = json.loads(TABLES_FILE.read_text(encoding="utf-8"))
+        with open(_TABLES_PATH, encoding="utf-8") as file:
+            data = json.load(file)
         return Topology(**{f.name: _to_tuples(data[f.name]) for f in fields(Topology)})
     except (OSError, KeyError, ValueError, TypeError):
         return tables_from_graph(build_graph())
 
 
-def write_tables(path: Path = TABLES_FILE) -> None:
-    """Derive the tables from the graph and write them as JSON."""
+def write_tables(path: str | os.PathLike[str] = _TABLES_PATH) -> None:
+    """Derive the tables from the graph and write them as JSON (to ``TABLES_FILE``)."""
     tables = tables_from_graph(build_graph()).tables()
-    path.write_text(json.dumps(tables, separators=(",", ":")) + "\n", encoding="utf-8")
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(json.dumps(tables, separators=(",", ":")) + "\n")
