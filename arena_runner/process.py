@@ -1,7 +1,7 @@
 """Starting, pausing and killing a bot process: the one place a bot process is made.
 
 :func:`spawn_bot_process` puts the bot in the sandbox the :class:`SandboxPolicy` asks
-for (:func:`arena_runner.sandbox.spawn_sandboxed`), in its own cgroup when the host
+for (:func:`arena_runner.sandbox.launch.launch`), in its own cgroup when the host
 allows; :class:`BotProcess` freezes it off turn, reads its CPU time, and kills it and
 everything it started as a whole.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
 from arena_runner.policy import SandboxPolicy
 from arena_runner.sandbox.cgroups import BotCgroup, BotControl
-from arena_runner.sandbox.launch import spawn_sandboxed
+from arena_runner.sandbox.launch import launch
 
 _names = itertools.count()
 
@@ -45,6 +45,8 @@ class BotProcess:
         """An open ``/proc/PID/schedstat`` of the bot's interpreter, re-read with pread."""
         self._chain: list[int] = []
         self.frozen = False
+        self.seat_dir: Path | None = None
+        """The host-side bot dir of its seat (where a blank sandbox's bot is copied)."""
         self.killed = False
         """True once the runner killed it (a later signal death is then not the bot's)."""
 
@@ -161,15 +163,16 @@ def _write_freezer(cgroup: BotCgroup, frozen: bool) -> None:
         (main / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
 
 
-def spawn_bot_process(path: Path, policy: SandboxPolicy, workdir: Path) -> BotProcess:
+def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -> BotProcess:
     """Start ``bots.runtime`` for the bot file ``path`` at ``policy.tier`` with a seat
-    dir under ``workdir``; raises OSError when the sandbox cannot be set up."""
+    dir under ``workdir``; raises OSError when the sandbox cannot be set up. ``None``
+    starts a blank sandbox (``seat_dir`` set) whose bot the ``start`` message names."""
     become_subreaper()
     cgroup = None
     if policy.cgroups:
         cgroup = BotCgroup.create(f"bot{next(_names)}", policy.limits)
     try:
-        popen = spawn_sandboxed(
+        popen, seat_dir = launch(
             path,
             tier=policy.tier,
             limits=policy.limits,
@@ -181,7 +184,9 @@ def spawn_bot_process(path: Path, policy: SandboxPolicy, workdir: Path) -> BotPr
         if cgroup is not None:
             cgroup.remove()
         raise
-    return BotProcess(popen, cgroup, tier=policy.tier.name)
+    process = BotProcess(popen, cgroup, tier=policy.tier.name)
+    process.seat_dir = seat_dir
+    return process
 
 
 def kill_bot_process(process: BotProcess) -> None:

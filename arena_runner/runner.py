@@ -10,7 +10,9 @@ from types import TracebackType
 
 from arena_runner.drivers import InProcessDriver, PlayerFactory
 from arena_runner.policy import SandboxPolicy, resolve_policy
+from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.sandbox.cgroups import janitor
+from arena_runner.sandbox.launch import child_bot_path, fill_seat
 from arena_runner.sandbox.tiers import Tier
 from arena_runner.subprocess_driver import SubprocessDriver
 from arena_runner.workdir import make_workdir, remove_workdir
@@ -27,14 +29,24 @@ def _janitor_once(uid: int) -> None:
 
 class BotRunner:
     """Starts sandboxed bot drivers; ``close()`` (or ``with``) kills them all and removes
-    the work dir. The first runner of a process cleans up after dead ones (``janitor``)."""
+    the work dir. The first runner of a process cleans up after dead ones (``janitor``).
 
-    def __init__(self, policy: SandboxPolicy | None = None) -> None:
+    ``warm``: keep that many *blank* sandboxes started ahead (hardened, runtime imported,
+    no bot yet). A new driver takes one, copies its bot file in and names it in its first
+    ``start``, and a replacement starts at once, so the start-up of the next bots runs
+    while the current game is played instead of before it. For workers that start fresh
+    bots for every game; a run that reuses its drivers for all games needs none.
+    """
+
+    def __init__(self, policy: SandboxPolicy | None = None, *, warm: int = 0) -> None:
         self.policy = policy if policy is not None else resolve_policy()
         if self.policy.tier is not Tier.NONE:
             _janitor_once(self.policy.uid)
         self.workdir = make_workdir()
         self.drivers: list[SubprocessDriver] = []
+        self._blanks: list[BotProcess] = []
+        for _ in range(warm):
+            self._start_blank()
 
     @property
     def tier(self) -> Tier:
@@ -42,9 +54,24 @@ class BotRunner:
 
     def driver(self, path: Path | str, name: str = "") -> SubprocessDriver:
         """A bot file in its own sandboxed process (started now, so imports overlap)."""
-        driver = SubprocessDriver(path, policy=self.policy, workdir=self.workdir, name=name)
+        warm = None
+        if self._blanks:
+            blank = self._blanks.pop(0)
+            assert blank.seat_dir is not None
+            entry = fill_seat(blank.seat_dir, Path(path).absolute())
+            warm = (blank, child_bot_path(self.policy.tier, blank.seat_dir, entry))
+            self._start_blank()
+        driver = SubprocessDriver(
+            path, policy=self.policy, workdir=self.workdir, name=name, warm=warm
+        )
         self.drivers.append(driver)
         return driver
+
+    def _start_blank(self) -> None:
+        try:
+            self._blanks.append(spawn_bot_process(None, self.policy, self.workdir))
+        except OSError as exc:  # a driver then spawns its own and reports the failure
+            log.warning("could not start a blank sandbox: %s", exc)
 
     @staticmethod
     def trusted(factory: PlayerFactory, name: str = "") -> InProcessDriver:
@@ -55,6 +82,12 @@ class BotRunner:
         for driver in self.drivers:
             driver.close()
         self.drivers.clear()
+        for blank in self._blanks:
+            kill_bot_process(blank)
+            for stream in (blank.popen.stdin, blank.popen.stdout, blank.popen.stderr):
+                if stream is not None:
+                    stream.close()
+        self._blanks.clear()
         remove_workdir(self.workdir)
 
     def __enter__(self) -> BotRunner:

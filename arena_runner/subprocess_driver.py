@@ -69,6 +69,7 @@ class SubprocessDriver:
         name: str = "",
         end_timeout: float = DEFAULT_END_TIMEOUT,
         spawn: Spawner | None = None,
+        warm: tuple[BotProcess, str] | None = None,
     ) -> None:
         self.path = Path(path)
         self.name = name or self.path.stem
@@ -79,6 +80,10 @@ class SubprocessDriver:
         self._own_workdir = workdir is None and spawn is None
         self._workdir = workdir
         self._spawn = spawn
+        self._warm = warm
+        """A blank sandbox already started, and the bot file it is to import (see
+        :class:`~arena_runner.runner.BotRunner`): used instead of the first spawn."""
+        self._deferred_bot: str | None = None
         self._log = CappedLog(policy.limits.log_bytes)
         self._proc: BotProcess | None = None
         self._reader: LineReader | None = None
@@ -118,7 +123,9 @@ class SubprocessDriver:
         self._release(graceful=False)
         self._hello, self._launch_error = False, None
         try:
-            if self._spawn is not None:
+            if self._warm is not None:
+                (proc, self._deferred_bot), self._warm = self._warm, None
+            elif self._spawn is not None:
                 proc = self._spawn(self.path)
             else:
                 if self._workdir is None or not self._workdir.exists():
@@ -201,8 +208,10 @@ class SubprocessDriver:
         assert self._proc is not None
         self._proc.thaw()
         self._stream.reset()
+        bot, self._deferred_bot = self._deferred_bot, None
+        observation_data = self._stream.encode(observation)
         message = start_message(
-            seat, config.to_dict(), layout.to_dict(), seed, self._stream.encode(observation)
+            seat, config.to_dict(), layout.to_dict(), seed, observation_data, bot
         )
         reply = self._request(message, self.policy.limits.import_seconds, step)
         if isinstance(reply, Fault):

@@ -24,7 +24,9 @@ Host to child:
     the player's constructor), ``observation`` is the seat's view before the first
     decision (passed to ``on_game_start``; the first of the stream, so every field is in
     it). Reply: ``ready`` (or ``error``). A ``start`` may follow an ``end`` to play
-    another game in the same process.
+    another game in the same process. A *blank* sandbox (runtime started with
+    ``--deferred`` before its bot was chosen) gets the bot file to import in an extra
+    ``"bot"`` field of its first ``start``; an import failure is then the reply.
 
 ``{"type": "act", "observation": {...}}``
     The seat must decide. ``observation`` is the next of the stream, with its ``"clock"``
@@ -113,10 +115,16 @@ class ProtocolError(ValueError):
 
 
 def start_message(
-    seat: int, config: dict[str, Any], board: dict[str, Any], seed: int, observation: Message
+    seat: int,
+    config: dict[str, Any],
+    board: dict[str, Any],
+    seed: int,
+    observation: Message,
+    bot: str | None = None,
 ) -> Message:
-    """Host: begin a game in ``seat``."""
-    return {
+    """Host: begin a game in ``seat`` (a blank sandbox: importing ``bot`` first)."""
+    extra = {} if bot is None else {"bot": bot}
+    return extra | {
         "type": "start",
         "protocol_version": PROTOCOL_VERSION,
         "seat": seat,

@@ -38,6 +38,8 @@ from bots.registry import BotLoadError, load_player_class
 from engine import Action, BoardLayout, Observation, RulesConfig
 from engine.observation_stream import ObservationDecoder
 
+DEFERRED = "--deferred"
+"""In place of BOT_FILE: the first ``start`` message names the bot file to import."""
 MAX_MESSAGE_CHARS = 2_000
 MAX_TRACEBACK_CHARS = 8_000
 EXIT_JAIL_FAILED = 70
@@ -86,6 +88,13 @@ class BotSession:
                 f"protocol version {message['protocol_version']} is not supported "
                 f"(this runtime speaks {PROTOCOL_VERSION})",
             )
+        if self.player_class is None:  # a blank sandbox: the bot is named now
+            bot = message.get("bot")
+            if not isinstance(bot, str):
+                return error_message("start", "no bot loaded: the start message must name it")
+            self.player_class, self.load_error = load_bot(bot)
+            if self.load_error is not None:
+                return self.load_error
         assert self.player_class is not None
         try:
             config = RulesConfig.from_dict(message["config"])
@@ -219,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the bot process."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        sys.stderr.write("usage: python -I -m bots.runtime BOT_FILE\n")
+        sys.stderr.write(f"usage: python -I -m bots.runtime BOT_FILE|{DEFERRED}\n")
         return 2
     try:
         report = harden_from_env()
@@ -229,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     inp, out = claim_stdio()
     out.write(encode(sandbox_message(None if report is None else report.as_dict())))
     out.flush()
+    if args[0] == DEFERRED:  # a blank sandbox, started before its bot was chosen
+        return serve(inp, out, BotSession(None, None))
     player_class, load_error = load_bot(args[0])
     return serve(inp, out, BotSession(player_class, load_error))
 

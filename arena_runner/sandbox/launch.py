@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from arena_runner.sandbox.botenv import REPO_ROOT, SRC_MOUNT, check_world_readable, default_path
 from arena_runner.sandbox.cgroups import BotCgroup
@@ -29,34 +30,50 @@ SOURCE_PACKAGES = ("engine", "bots")
 ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 JAIL_ENV = "CATAN_JAIL"  # = bots.jail.ENV_VAR (not imported: bots.jail is child-side)
 _JOIN_CGROUP = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+DEFERRED = "--deferred"
+"""The runtime's argument for a blank sandbox: the bot is named by the ``start`` message."""
 _BOOT = (
     "import sys,runpy;sys.path.insert(0,sys.argv.pop(1));m=sys.argv.pop(1);"
     "runpy.run_module(m,run_name='__main__',alter_sys=True)"
 )
 
 
-def stage_bot(bot_file: Path, workdir: Path, uid: int) -> tuple[Path, Path]:
-    """Copy the bot into a fresh read-only seat dir; return (bot dir, private tmp dir)."""
+def stage_bot(bot_file: Path | None, workdir: Path, uid: int) -> tuple[Path, Path]:
+    """Copy the bot into a fresh read-only seat dir (an empty one for ``None``, filled
+    later by :func:`fill_seat`); return (bot dir, private tmp dir)."""
     os.chmod(workdir, os.stat(workdir).st_mode | 0o111)  # the sandbox uid must reach its seat
     check_world_readable(workdir)
     seat = Path(tempfile.mkdtemp(prefix="seat-", dir=workdir))
     bot_dir, tmp_dir = seat / "bot", seat / "tmp"
-    if bot_file.is_dir():
-        shutil.copytree(bot_file, bot_dir, symlinks=False)
-    else:
-        bot_dir.mkdir()
-        shutil.copyfile(bot_file, bot_dir / bot_file.name)
-    for root, dirs, files in os.walk(bot_dir):
-        for name in dirs:
-            os.chmod(os.path.join(root, name), 0o755)
-        for name in files:
-            os.chmod(os.path.join(root, name), 0o644)
+    bot_dir.mkdir()
+    if bot_file is not None:
+        fill_seat(bot_dir, bot_file)
     os.chmod(seat, 0o755)
     os.chmod(bot_dir, 0o755)
     tmp_dir.mkdir(mode=0o700)
     if os.geteuid() == 0:
         os.chown(tmp_dir, uid, uid)
     return bot_dir, tmp_dir
+
+
+def fill_seat(bot_dir: Path, bot_file: Path) -> str:
+    """Copy the bot file (or package dir) into ``bot_dir``, readable by the sandbox uid;
+    return the entry to import, relative to ``bot_dir`` (``""`` for a package dir)."""
+    if bot_file.is_dir():
+        shutil.copytree(bot_file, bot_dir, symlinks=False, dirs_exist_ok=True)
+    else:
+        shutil.copyfile(bot_file, bot_dir / bot_file.name)
+    for root, dirs, files in os.walk(bot_dir):
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644)
+    return bot_file.name if bot_file.is_file() else ""
+
+
+def child_bot_path(tier: Tier, bot_dir: Path, entry: str) -> str:
+    """Where the bot process sees ``bot_dir/entry`` (its mount inside bwrap)."""
+    return f"{BOT_MOUNT}/{entry}" if tier.uses_bwrap else str(bot_dir / entry)
 
 
 def _jail_config(
@@ -102,8 +119,8 @@ def drop_privileges(uid: int) -> list[str]:
     return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--pdeathsig=KILL"]
 
 
-def spawn_sandboxed(
-    bot_file: Path,
+def launch(
+    bot_file: Path | None,
     *,
     tier: Tier,
     limits: Limits,
@@ -114,26 +131,36 @@ def spawn_sandboxed(
     botenv: Path | None = None,
     require: Sequence[str] | None = None,
     jail_layers: Sequence[str] | None = None,
-) -> subprocess.Popen[bytes]:
-    """Run ``python -I -m MODULE <bot>`` for a per-seat copy of ``bot_file`` at ``tier``.
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """Run ``python -I -m MODULE <bot>`` for a per-seat copy of ``bot_file`` at ``tier``;
+    return the process and its seat's (host-side) bot dir.
 
     ``workdir`` (owned and removed by the caller) receives the seat dir. ``require``
     overrides the in-child layers that must apply (the probe passes ``()``);
     ``jail_layers`` restricts the layers attempted (tests of single layers only).
+
+    ``bot_file=None`` starts a *blank* sandbox: hardened, with an empty seat dir, waiting
+    for the ``start`` message to name the bot once it was copied into the bot dir
+    (:func:`fill_seat`, :func:`child_bot_path`).
     """
-    bot_file, workdir = Path(bot_file).absolute(), Path(workdir).absolute()
+    workdir = Path(workdir).absolute()
     botenv = (botenv or default_path()).absolute()
+    bot_file = None if bot_file is None else Path(bot_file).absolute()
     bot_dir, tmp_dir = stage_bot(bot_file, workdir, uid)
-    entry = bot_file.name if bot_file.is_file() else ""
+    if bot_file is None:
+        target = DEFERRED
+    else:
+        entry = bot_file.name if bot_file.is_file() else ""
+        target = child_bot_path(tier, bot_dir, entry)
     cwd = str(tmp_dir)
     if tier is Tier.NONE:
         config = _jail_config(tier, limits, [], cwd, require, jail_layers)
-        cmd = [sys.executable, "-I", "-m", module, str(bot_dir / entry)]
+        cmd = [sys.executable, "-I", "-m", module, target]
         env = {JAIL_ENV: config}
     elif tier.uses_bwrap:
         readable = ["/usr", ENV_MOUNT, SRC_MOUNT, BOT_MOUNT]
         config = _jail_config(tier, limits, readable, "/tmp", require, jail_layers)
-        python = [f"{ENV_MOUNT}/bin/python", "-I", "-B", "-m", module, f"{BOT_MOUNT}/{entry}"]
+        python = [f"{ENV_MOUNT}/bin/python", "-I", "-B", "-m", module, target]
         cmd = [*drop_privileges(uid), *bwrap_args(botenv, bot_dir, limits)]
         cmd += ["--setenv", JAIL_ENV, config, "--", *python]
         env = {}
@@ -142,11 +169,11 @@ def spawn_sandboxed(
         readable += [str(botenv), *(str(REPO_ROOT / p) for p in SOURCE_PACKAGES), str(bot_dir)]
         config = _jail_config(tier, limits, readable, cwd, require, jail_layers)
         python = [str(botenv / "bin" / "python"), "-I", "-B", "-c", _BOOT, str(REPO_ROOT)]
-        cmd = [*drop_privileges(uid), *python, module, str(bot_dir / entry)]
+        cmd = [*drop_privileges(uid), *python, module, target]
         env = {JAIL_ENV: config}
     if cgroup is not None:
         cmd = ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *map(str, cgroup.procs_files), "--", *cmd]
-    return subprocess.Popen(
+    popen = subprocess.Popen(
         cmd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -157,3 +184,9 @@ def spawn_sandboxed(
         cwd=cwd,
         env=env,
     )
+    return popen, bot_dir
+
+
+def spawn_sandboxed(bot_file: Path, **options: Any) -> subprocess.Popen[bytes]:
+    """Run the bot runtime for a per-seat copy of ``bot_file`` (see :func:`launch`)."""
+    return launch(bot_file, **options)[0]

@@ -76,9 +76,11 @@ def play_hostile(
     bank: float = 1.0,
     limits: Limits | None = None,
     victim_source: str = VICTIM,
+    warm: int = 0,
 ) -> Played:
     """Seat 0: ``hostile/<name>.py`` with ``PARAMS`` filled in; seats 1, 2: a private
-    random bot. Checks the invariants and returns what the parent saw."""
+    random bot. Checks the invariants and returns what the parent saw. ``warm``: the
+    runner's blank sandboxes (the bots then start in sandboxes made before them)."""
     need_tier(Tier.FULL)
     policy = dataclasses.replace(
         resolve_policy(Tier.FULL), uid=TEST_UID, limits=limits or Limits(import_seconds=5.0)
@@ -86,7 +88,7 @@ def play_hostile(
     with tempfile.TemporaryDirectory(prefix="catan-hostile-") as tmp:
         victim = Path(tmp) / "victim.py"
         victim.write_text(victim_source)
-        with BotRunner(policy) as runner:
+        with BotRunner(policy, warm=warm) as runner:
             victims = [runner.driver(victim, "victim") for _ in range(2)]
             source = (HOSTILE / f"{name}.py").read_text()
             filled = repr(params(victims, victim))

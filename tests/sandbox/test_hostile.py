@@ -7,6 +7,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from arena_runner import SubprocessDriver
 from arena_runner.sandbox.limits import Limits
 from tests.sandbox.conftest import Listener
@@ -33,8 +35,9 @@ def assert_forfeited(played: Played, kind: str, strikes: int = 1) -> None:
     assert result.replay.meta["strikes"] == [strikes, 0, 0]
 
 
-def test_network(listener: Listener) -> None:
-    played = play_hostile("network", lambda d, v: {"port": listener.port})
+@pytest.mark.parametrize("warm", [0, 3], ids=["fresh", "blank-sandboxes"])
+def test_network(listener: Listener, warm: int) -> None:
+    played = play_hostile("network", lambda d, v: {"port": listener.port}, warm=warm)
     assert_blocked_and_clean(played)
     assert listener.accepted == 0
 
@@ -48,8 +51,9 @@ def test_read_project_files() -> None:
     assert_blocked_and_clean(play_hostile("read_project", lambda d, v: {"paths": paths}))
 
 
-def test_read_another_bots_file() -> None:
-    played = play_hostile("read_other_bot", lambda d, v: {"other_bot": str(v)})
+@pytest.mark.parametrize("warm", [0, 3], ids=["fresh", "blank-sandboxes"])
+def test_read_another_bots_file(warm: int) -> None:
+    played = play_hostile("read_other_bot", lambda d, v: {"other_bot": str(v)}, warm=warm)
     assert_blocked_and_clean(played)
 
 
@@ -134,8 +138,9 @@ def test_illegal_action() -> None:
     assert played.result.stats[0].defaults == 3
 
 
-def test_crash_at_import() -> None:
-    played = play_hostile("crash_at_import")
+@pytest.mark.parametrize("warm", [0, 3], ids=["fresh", "blank-sandboxes"])
+def test_crash_at_import(warm: int) -> None:
+    played = play_hostile("crash_at_import", warm=warm)
     assert_forfeited(played, "crash")
     assert played.result.faults[0][0].step == 0
     assert played.result.stats[0].decisions == 0
@@ -162,7 +167,8 @@ def _pids(drivers: list[SubprocessDriver], victim: Path) -> dict[str, list[int]]
     return {"pids": pids}
 
 
-def test_signal_or_ptrace_the_worker_and_other_bots() -> None:
-    played = play_hostile("signal_others", _pids)
+@pytest.mark.parametrize("warm", [0, 3], ids=["fresh", "blank-sandboxes"])
+def test_signal_or_ptrace_the_worker_and_other_bots(warm: int) -> None:
+    played = play_hostile("signal_others", _pids, warm=warm)
     assert_blocked_and_clean(played)
     assert "kill(" in played.log

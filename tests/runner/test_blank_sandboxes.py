@@ -1,0 +1,50 @@
+"""Blank sandboxes: a runner started ``warm`` keeps hardened bot processes ready before
+their bots are known; a driver takes one, the bot is copied in and named by ``start``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena_runner import BotRunner, FaultKind, play_match, resolve_policy
+from bots.protocol import start_message
+from bots.registry import resolve_bot
+from bots.runtime import BotSession
+from engine import Game, RulesConfig
+from engine.observation_stream import ObservationEncoder
+from tests.runner.conftest import pid_gone
+
+CONFIG = RulesConfig(players=3, vp_to_win=5)
+
+
+def test_drivers_take_blank_sandboxes_and_the_pool_is_refilled(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise ImportError('missing dependency')\n")
+    with BotRunner(resolve_policy(), warm=2) as runner:
+        blanks = [b.pid for b in runner._blanks]
+        assert len(blanks) == 2
+        first = runner.driver(resolve_bot("random"))
+        second = runner.driver(resolve_bot("heuristic"))
+        bad = runner.driver(broken)
+        assert [first.pid, second.pid] == blanks  # the oldest blanks, in order
+        assert bad.pid not in blanks and len(runner._blanks) == 2  # replacements started
+        started = [first.pid, second.pid, bad.pid, *(b.pid for b in runner._blanks)]
+        result = play_match(CONFIG, 7, [first, second, bad])
+        assert result.voided is None and result.replay.result is not None
+        assert [s.name for s in (first, second)] == ["random", "heuristic"]
+        assert result.faults[0] == [] and result.faults[1] == []
+        assert [f.kind for f in result.faults[2]] == [FaultKind.ERROR]  # as when spawned for it
+        assert "missing dependency" in result.faults[2][0].message
+        assert result.stats[0].decisions > 0 and result.stats[1].decisions > 0
+    assert all(pid is not None and pid_gone(pid) for pid in started)
+
+
+def test_a_blank_runtime_refuses_a_start_that_names_no_bot() -> None:
+    game = Game.new(CONFIG, 1)
+    observation = ObservationEncoder().encode(game.observe(0, with_legal=False))
+    message = start_message(0, CONFIG.to_dict(), game.layout.to_dict(), 1, observation)
+    reply = BotSession(None, None).handle(message)
+    assert reply["type"] == "error" and "must name it" in reply["message"]
+    named = start_message(
+        0, CONFIG.to_dict(), game.layout.to_dict(), 1, observation, str(resolve_bot("random"))
+    )
+    assert BotSession(None, None).handle(named)["type"] == "ready"
