@@ -3,8 +3,9 @@
 1. spawn: a bot process from start to its ``ready`` (FULL tier vs plain subprocess);
 2. decision round trip of a trivial bot: sandboxed (FULL, frozen off turn), plain
    subprocess (tier NONE, no freezing), in-process;
-3. a whole 4-bot game (``random``): sandboxed vs in-process, processes spawned per game
-   and reused across games.
+3. whole 4-bot games (``random``, the same seeds in every mode): in-process vs sandboxed
+   with processes reused across games, spawned per game, spawned per game from blank
+   sandboxes started ahead (``BotRunner(warm=4)``), and reused but not on one CPU.
 
 Usage: ``python benchmarks/sandbox_overhead.py [--repeats 5]`` (run as root for FULL).
 """
@@ -71,28 +72,38 @@ def round_trip(
         return statistics.median(times)
 
 
-def whole_games(
-    policy: SandboxPolicy | None, games: int, reuse: bool, one_cpu: bool = True
-) -> list[float]:
-    """Wall seconds per game (spawn included unless ``reuse``) and the decisions made."""
-    out = []
+GAME_SEEDS = range(4)
+"""Every repeat plays these games in every mode, so the modes are compared on the same games."""
+MODES = (
+    "in-process",
+    "FULL, processes reused",
+    "FULL, spawned per game",
+    "FULL, spawned per game, blank sandboxes",
+    "FULL, reused, not on one CPU",
+)
+
+
+def whole_games(mode: str, full: SandboxPolicy) -> float:
+    """Mean wall seconds per game of :data:`GAME_SEEDS` in ``mode`` (start-up included
+    when the bots are spawned per game)."""
     random_player = load_player_class("random")
-    with BotRunner(policy or SandboxPolicy(Tier.NONE)) as runner:
-        drivers = [runner.driver(resolve_bot("random")) for _ in range(4)] if reuse else []
-        for seed in range(games):
-            began = time.perf_counter()
-            if policy is None:
-                seats = [InProcessDriver(random_player) for _ in range(4)]
-                play_match(CONFIG, seed, seats, one_cpu=one_cpu)
-            elif reuse:
-                play_match(CONFIG, seed, drivers, one_cpu=one_cpu)
+    bot = resolve_bot("random")
+    warm = 4 if "blank" in mode else 0
+    one_cpu = "not on one CPU" not in mode
+    with BotRunner(full if mode != "in-process" else SandboxPolicy(Tier.NONE), warm=warm) as r:
+        reused = [r.driver(bot) for _ in range(4)] if "reused" in mode else []
+        time.sleep(0.3 if warm else 0.0)  # blank sandboxes start while a worker idles
+        began = time.perf_counter()
+        for seed in GAME_SEEDS:
+            if mode == "in-process":
+                seats: list[SeatDriver] = [InProcessDriver(random_player) for _ in range(4)]
             else:
-                fresh = [runner.driver(resolve_bot("random")) for _ in range(4)]
-                play_match(CONFIG, seed, fresh, one_cpu=one_cpu)
-                for d in fresh:
-                    d.close()
-            out.append(time.perf_counter() - began)
-    return out
+                seats = reused or [r.driver(bot) for _ in range(4)]
+            play_match(CONFIG, seed, seats, one_cpu=one_cpu)
+            if not reused:
+                for seat in seats:
+                    seat.close()
+        return (time.perf_counter() - began) / len(GAME_SEEDS)
 
 
 def main() -> None:
@@ -125,22 +136,20 @@ def main() -> None:
         rows["in-process"].append(round_trip(lambda r: InProcessDriver(rand), plain, n))
     for name, values in rows.items():
         print(f"{'decision round trip, ' + name:44} {stats(values, 1e6, 'us')}")
-    games = args.repeats
-    in_proc = whole_games(None, games, reuse=False)
-    reused = whole_games(full, games, reuse=True)
-    fresh = whole_games(full, games, reuse=False)
-    spread = whole_games(full, games, reuse=True, one_cpu=False)
-    print(f"{'4-bot game, in-process':44} {stats(in_proc, 1000, 'ms')}")
-    print(f"{'4-bot game, FULL, processes reused':44} {stats(reused, 1000, 'ms')}")
-    print(f"{'4-bot game, FULL, spawned per game':44} {stats(fresh, 1000, 'ms')}")
-    print(f"{'4-bot game, FULL, reused, not on one CPU':44} {stats(spread, 1000, 'ms')}")
-    med_in = statistics.median(in_proc)
-    print(
-        f"overhead per game: {1000 * (statistics.median(reused) - med_in):.0f} ms reused, "
-        f"{1000 * (statistics.median(fresh) - med_in):.0f} ms spawned; per decision "
-        f"{1e6 * (statistics.median(rows['FULL']) - statistics.median(rows['in-process'])):.0f}"
-        " us (FULL - in-process)"
-    )
+    games: dict[str, list[float]] = {mode: [] for mode in MODES}
+    extra: dict[str, list[float]] = {mode: [] for mode in MODES[1:]}
+    for _ in range(args.repeats):
+        for mode in MODES:
+            games[mode].append(whole_games(mode, full))
+        for mode in MODES[1:]:
+            extra[mode].append(games[mode][-1] - games["in-process"][-1])
+    for mode, values in games.items():
+        print(f"{'4-bot game, ' + mode:44} {stats(values, 1000, 'ms')}")
+    print("overhead per game (paired: the same games, minus in-process):")
+    for mode, values in extra.items():
+        print(f"{'  ' + mode:44} {stats(values, 1000, 'ms')}")
+    decision = [f - i for f, i in zip(rows["FULL"], rows["in-process"], strict=True)]
+    print(f"{'overhead per decision, FULL - in-process':44} {stats(decision, 1e6, 'us')}")
 
 
 if __name__ == "__main__":
