@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import selectors
 import time
+from collections.abc import Callable
 
 
 class PipeTimeout(Exception):
@@ -78,11 +79,17 @@ def _write_some(fd: int, view: memoryview) -> memoryview:
         raise PipeClosed from None
 
 
-def write_all(fd: int, data: bytes, deadline: float) -> None:
+def write_all(
+    fd: int, data: bytes, deadline: float, then: Callable[[], None] | None = None
+) -> None:
     """Write all of ``data`` to a non-blocking descriptor before ``deadline``; raises
     :class:`PipeTimeout` or :class:`PipeClosed`. A selector is only set up when the pipe
-    is full (a message usually fits in the pipe buffer in one write)."""
+    is full (a message usually fits in the pipe buffer in one write). ``then`` is called
+    once the first part is in the pipe (the runner thaws the reader there: woken with its
+    message already waiting, it does not wake twice)."""
     view = _write_some(fd, memoryview(data))
+    if then is not None:
+        then()
     if not view:
         return
     with selectors.DefaultSelector() as selector:

@@ -59,6 +59,11 @@ class BotProcess:
         """The bot's interpreter (the innermost process), as seen from the host."""
         return self._cpu_pid if self._cpu_pid is not None else leaf_pid(self.popen.pid)
 
+    @property
+    def chain(self) -> list[int]:
+        """Its processes from the one started to the bot's interpreter (once known)."""
+        return list(self._chain)
+
     def find_bot(self) -> None:
         """Locate the bot's own interpreter (call once the child has said hello)."""
         self._chain = process_chain(self.popen.pid)

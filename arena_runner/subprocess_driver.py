@@ -147,9 +147,12 @@ class SubprocessDriver:
             self._proc.freeze()
 
     def pin(self, cpu: int) -> None:
-        """Run the bot's interpreter on ``cpu`` only (once it has said hello)."""
+        """Run the bot's processes on ``cpu`` only (once it has said hello): its
+        interpreter, and the sandbox's own processes that wake when it is frozen or
+        thawed (bwrap's init is told of every stop and continue)."""
         if self._proc is not None and self._hello:
-            pin_process(self._proc.bot_pid, cpu)
+            for pid in self._proc.chain or [self._proc.bot_pid]:
+                pin_process(pid, cpu)
 
     def close(self) -> None:
         """Ask the process to exit (stdin closed), kill it if it does not, reap it."""
@@ -301,11 +304,10 @@ class SubprocessDriver:
             return self._fault(step, FaultKind.GARBAGE, "it wrote to the protocol pipe unasked")
         began, cpu0 = time.monotonic(), proc.cpu()
         self.last_offturn_cpu = max(0.0, cpu0 - self.cpu_mark) if clock is not None else 0.0
-        proc.thaw()
         cap = budget if clock is None else WALL_CAP_FACTOR * clock.decision + clock.bank
         deadline = began + min(budget, cap)
         try:
-            write_all(proc.popen.stdin.fileno(), encode(message), began + cap)
+            write_all(proc.popen.stdin.fileno(), encode(message), began + cap, then=proc.thaw)
             while True:
                 try:
                     line = reader.read_line(deadline)
