@@ -29,6 +29,7 @@ The ``*_start`` numbers let the receiver detect a lost or repeated message.
 from __future__ import annotations
 
 import operator
+from itertools import compress
 from typing import Any, Final
 
 from engine import actions as A
@@ -102,23 +103,27 @@ class ObservationEncoder:
         values = _read_fields(obs)
         last = self._last or (_MISSING,) * len(FIELDS)
         if values != last:
-            data["fields"] = {
-                FIELDS[i]: _field_json(FIELDS[i], value)
-                for i, (value, before) in enumerate(zip(values, last, strict=True))
-                if value is not before and value != before
-            }
+            fields = {}
+            for i in compress(_INDEXES, map(operator.ne, values, last)):
+                name, value = FIELDS[i], values[i]
+                convert = _TO_JSON.get(name)
+                fields[name] = value if convert is None else convert(value)
+            data["fields"] = fields
             self._last = values
         start, end = self._sent_steps, obs._steps_len
         if end > start:
             data["history_start"] = start
-            seat, steps = obs.seat, obs._steps
+            seat, steps, known = obs.seat, obs._steps, self._by_identity
             history = []
             for i in range(start, end):
                 step = steps[i]
                 who, action, outcome = step
                 if outcome is not None:
                     outcome = outcome_to_json(action, _visible(step, seat))
-                history.append([who, self._number(action, new), outcome])
+                number = known.get(id(action))
+                if number is None:
+                    number = self._number(action, new)
+                history.append([who, number, outcome])
             data["history"] = history
             self._sent_steps = end
         known = self._by_identity
@@ -133,19 +138,25 @@ class ObservationEncoder:
         return data
 
 
-def _field_json(name: str, value: Any) -> Any:
-    if name in _TUPLE_FIELDS:
-        return value  # tuples serialize as arrays
-    if name == "phase" or name == "resume_phase":
-        return value.label
-    if name == "offer":
-        return None if value is None else {"give": value[0], "get": value[1]}
-    if name == "responses":
-        return [
-            r if r is None or isinstance(r, str) else {"counter": {"give": r[0], "get": r[1]}}
-            for r in value
-        ]
-    return value
+def _offer_json(offer: Any) -> Any:
+    return None if offer is None else {"give": offer[0], "get": offer[1]}
+
+
+def _responses_json(responses: Any) -> Any:
+    return [
+        r if r is None or isinstance(r, str) else {"counter": {"give": r[0], "get": r[1]}}
+        for r in responses
+    ]
+
+
+_TO_JSON: Final[dict[str, Any]] = {
+    "phase": operator.attrgetter("label"),
+    "resume_phase": operator.attrgetter("label"),
+    "offer": _offer_json,
+    "responses": _responses_json,
+}
+"""How fields that are not plain JSON already are written (tuples write as arrays)."""
+_INDEXES: Final = range(len(FIELDS))
 
 
 def _field_value(name: str, data: Any) -> Any:

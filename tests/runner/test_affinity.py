@@ -80,6 +80,8 @@ def test_match_pins_every_bot_process_to_the_runner_cpu() -> None:
         play_match(config, 3, drivers)
         pinned = [os.sched_getaffinity(d.process.bot_pid) for d in drivers]  # type: ignore[union-attr]
         assert all(len(p) == 1 for p in pinned) and len({frozenset(p) for p in pinned}) == 1
+        for driver, cpus in zip(drivers, pinned, strict=True):  # the sandbox's own processes too
+            assert all(os.sched_getaffinity(pid) == cpus for pid in driver.process.chain)  # type: ignore[union-attr]
         assert os.sched_getaffinity(0) == spread  # the runner's own affinity is back
 
         play_match(config, 4, drivers, one_cpu=False)  # not asked: left where they were
