@@ -159,25 +159,30 @@ _TO_JSON: Final[dict[str, Any]] = {
 _INDEXES: Final = range(len(FIELDS))
 
 
-def _field_value(name: str, data: Any) -> Any:
-    if name in _TUPLE_FIELDS:
-        if data is None:
-            return None
-        if not isinstance(data, (list, tuple)):
-            raise ValueError(f"{name} must be an array")
-        return tuple(data)
-    if name == "phase" or name == "resume_phase":
-        return _PHASES[data]
-    if name == "offer":
-        return None if data is None else (tuple(data["give"]), tuple(data["get"]))
-    if name == "responses":
-        return tuple(
-            r
-            if r is None or isinstance(r, str)
-            else (tuple(r["counter"]["give"]), tuple(r["counter"]["get"]))
-            for r in data
-        )
-    return data
+def _array(data: Any) -> Any:
+    if data is None:
+        return None
+    if not isinstance(data, (list, tuple)):
+        raise ValueError("an array field is not an array")
+    return tuple(data)
+
+
+def _offer_value(data: Any) -> Any:
+    return None if data is None else (tuple(data["give"]), tuple(data["get"]))
+
+
+def _responses_value(data: Any) -> Any:
+    return tuple(r if r is None or isinstance(r, str) else _offer_value(r["counter"]) for r in data)
+
+
+_FROM_JSON: Final[dict[str, Any]] = {
+    **dict.fromkeys(_TUPLE_FIELDS, _array),
+    "phase": _PHASES.__getitem__,
+    "resume_phase": _PHASES.__getitem__,
+    "offer": _offer_value,
+    "responses": _responses_value,
+}
+"""How fields that are not kept as JSON gives them are read (the rest: as they are)."""
 
 
 class ObservationDecoder:
@@ -220,11 +225,14 @@ class ObservationDecoder:
                 raise ValueError(f"history starts at {data.get('history_start')}, not {len(steps)}")
             for seat, number, outcome in history:
                 action = table[_index(number)]
-                steps.append((seat, action, outcome_from_json(action, outcome)))
+                if outcome is not None:
+                    outcome = outcome_from_json(action, outcome)
+                steps.append((seat, action, outcome))
         values = self._values
         for name, value in data.get("fields", {}).items():
             if name in _FIELD_SET:  # unknown names: from a newer host, ignored
-                values[name] = _field_value(name, value)
+                convert = _FROM_JSON.get(name)
+                values[name] = value if convert is None else convert(value)
         if len(values) != len(FIELDS):
             raise ValueError("the first observation of a game must carry every field")
         o = Observation.__new__(Observation)
