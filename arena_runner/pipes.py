@@ -43,12 +43,12 @@ class LineReader:
                 return line
             if len(self._buffer) > self._limit:
                 raise LineTooLong(f"longer than {self._limit} bytes")
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._selector.select(left):
-                raise PipeTimeout
-            try:
+            try:  # the reply is often there already (the bot ran while we wrote)
                 chunk = os.read(self._fd, 1 << 16)
             except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._selector.select(left):
+                    raise PipeTimeout from None
                 continue
             if not chunk:
                 raise PipeClosed
