@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import traceback
 from types import TracebackType
 from typing import Any, BinaryIO
 
@@ -166,6 +165,7 @@ def _failure(where: str, doing: str, exc: BaseException) -> Message:
 
 def _traceback_of(exc: BaseException) -> str:
     """The traceback without this module's own frames, keeping its end if too long."""
+    import traceback  # only on errors: it is a slow import for every bot's start-up
     tb: TracebackType | None = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
         tb = tb.tb_next
@@ -178,6 +178,7 @@ def _traceback_of(exc: BaseException) -> str:
 def _import_traceback(exc: BaseException, path: str) -> str:
     """The traceback from the bot file's first frame on (just the error and its line for
     a syntax error), without the import machinery."""
+    import traceback
     target = os.path.realpath(path)
     tb: TracebackType | None = exc.__traceback__
     while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != target:
