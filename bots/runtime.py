@@ -166,6 +166,7 @@ def _failure(where: str, doing: str, exc: BaseException) -> Message:
 def _traceback_of(exc: BaseException) -> str:
     """The traceback without this module's own frames, keeping its end if too long."""
     import traceback  # only on errors: it is a slow import for every bot's start-up
+
     tb: TracebackType | None = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
         tb = tb.tb_next
@@ -179,6 +180,7 @@ def _import_traceback(exc: BaseException, path: str) -> str:
     """The traceback from the bot file's first frame on (just the error and its line for
     a syntax error), without the import machinery."""
     import traceback
+
     target = os.path.realpath(path)
     tb: TracebackType | None = exc.__traceback__
     while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != target:
