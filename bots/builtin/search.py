@@ -19,7 +19,7 @@ from typing import Final
 from bots.builtin.deadline import Deadline
 from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.heuristic_board import board_info, spot_value
-from bots.builtin.heuristic_plan import Plan
+from bots.builtin.search_policy import SearchPlan, SearchPolicy
 from bots.builtin.search_setup import win_logits
 from bots.builtin.search_trade import best_offer, best_response, pick_partner
 from bots.player import Player
@@ -53,7 +53,7 @@ class SearchPlayer(Player):
 
     def __init__(self, rng: random.Random | None = None) -> None:
         super().__init__(rng)
-        self.base = HeuristicPlayer(self.rng)
+        self.base: HeuristicPlayer = SearchPolicy(self.rng)
         self.clock: Callable[[], float] = time.perf_counter
         """What the decision budget is read against (tests substitute a scripted clock)."""
         self.pending: tuple[int, tuple[int, ...], A.ProposeTrade] | None = None
@@ -71,7 +71,7 @@ class SearchPlayer(Player):
         phase = observation.phase
         if phase is Phase.TRADE_CONFIRM:
             self.pending = None
-            plan = Plan(observation)
+            plan = SearchPlan(observation)
             confirms = [a for a in legal if isinstance(a, A.ConfirmTrade)]
             return pick_partner(observation, plan.goal[1], confirms)
         default = self.base.act(observation)
@@ -79,13 +79,13 @@ class SearchPlayer(Player):
         if phase in (Phase.SETUP_SETTLEMENT, Phase.SETUP_ROAD):
             return self._setup(observation, default)
         if phase is Phase.TRADE_RESPONSE and observation.offer is not None:
-            plan = Plan(observation)
+            plan = SearchPlan(observation)
             accept = default == A.ACCEPT
             return best_response(
                 observation, plan.goal[1], accept, self.rng, self.deadline, samples
             )
         if phase is Phase.MAIN and isinstance(default, YIELDING):
-            plan = Plan(observation)
+            plan = SearchPlan(observation)
             rejected = self._rejected(observation)
             goal = plan.goal[1]
             offer = best_offer(observation, goal, self.rng, self.deadline, samples, rejected)
@@ -116,7 +116,7 @@ class SearchPlayer(Player):
         legal = list(obs.legal_actions)
         if obs.phase is Phase.SETUP_SETTLEMENT:
             info = board_info(obs.board)
-            plan = Plan(obs)
+            plan = SearchPlan(obs)
             legal.sort(key=lambda a: -spot_value(info, a.node, plan.prod))  # type: ignore[attr-defined]
             legal = legal[:SETUP_OPTIONS]
         if default in legal:
