@@ -1,6 +1,7 @@
 """``search``: the ``heuristic`` policy, improved by search where it matters most.
 
-Every decision starts from the heuristic bot's choice (policy improvement). Set-up
+Every decision starts from the default policy's choice (policy improvement): the
+heuristic's rules with a retuned goal (:mod:`bots.builtin.search_policy`). Set-up
 placements: each of the heuristic's top options is followed by a heuristic playout of
 the rest of the set-up, scored by a logistic win model fitted on self-play
 (:mod:`bots.builtin.search_setup`). Domestic trade: offers, counters and partners are
