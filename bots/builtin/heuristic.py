@@ -8,6 +8,8 @@ the build it is saving for; the robber hurts the leader. Plans live in ``heurist
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from bots.builtin.heuristic_plan import Plan, missing
 from bots.player import Player
 from engine import Action, Observation, Phase
@@ -21,13 +23,15 @@ class HeuristicPlayer(Player):
 
     name = "heuristic"
     strict = False
+    plan: ClassVar[type[Plan]] = Plan
+    """How an observation is analysed (a subclass may retune it)."""
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
         try:
-            action = self._decide(Plan(observation))
+            action = self._decide(self.plan(observation))
         except Exception:
             if self.strict:
                 raise
@@ -35,7 +39,7 @@ class HeuristicPlayer(Player):
         if action is not None and _is_legal(action, observation):
             return action
         if self.strict:
-            raise AssertionError(f"heuristic chose an illegal action: {action}")
+            raise AssertionError(f"{self.name} chose an illegal action: {action}")
         return _fallback(legal)
 
     # --- dispatch ----------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import cached_property
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from bots.builtin.heuristic_board import (
     board_info,
@@ -36,6 +36,11 @@ def missing(cost: Bag, hand: Bag | list[int]) -> int:
 
 class Plan:
     """One observation, analysed lazily; each method answers one kind of decision."""
+
+    road_effort: ClassVar[float] = 0.5
+    """Extra effort of a road goal (no settlement spot open yet), in cards."""
+    dev_effort: ClassVar[float] = 1.5
+    """Extra effort of a development card goal, in cards."""
 
     def __init__(self, obs: Observation) -> None:
         assert obs.seat is not None and obs.hand is not None and obs.dev_cards is not None
@@ -78,9 +83,9 @@ class Plan:
             if settle_spots(obs, self.board, me):
                 options.append((self._effort(COST_SETTLEMENT), "settlement", COST_SETTLEMENT))
             elif obs.roads_left[me] and self.roads:
-                options.append((self._effort(COST_ROAD) + 0.5, "road", COST_ROAD))
+                options.append((self._effort(COST_ROAD) + self.road_effort, "road", COST_ROAD))
         if obs.deck_size:
-            options.append((self._effort(COST_DEV_CARD) + 1.5, "dev", COST_DEV_CARD))
+            options.append((self._effort(COST_DEV_CARD) + self.dev_effort, "dev", COST_DEV_CARD))
         if not options:
             return ("none", (0, 0, 0, 0, 0))
         _, kind, cost = min(options, key=lambda o: o[0])
