@@ -1,7 +1,7 @@
 """Starting, pausing and killing a bot process: the one place a bot process is made.
 
 :func:`spawn_bot_process` puts the bot in the sandbox the :class:`SandboxPolicy` asks
-for (:func:`arena_runner.sandbox.launch.launch`), in its own cgroup when the host
+for (:func:`arena_runner.sandbox.launch.start_sandbox`), in its own cgroup when the host
 allows; :class:`BotProcess` freezes it off turn, reads its CPU time, and kills it and
 everything it started as a whole.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
 from arena_runner.policy import SandboxPolicy
 from arena_runner.sandbox.cgroups import BotCgroup, BotControl
-from arena_runner.sandbox.launch import launch
+from arena_runner.sandbox.launch import start_sandbox
 
 _names = itertools.count()
 
@@ -177,7 +177,7 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
     if policy.cgroups:
         cgroup = BotCgroup.create(f"bot{next(_names)}", policy.limits)
     try:
-        popen, seat_dir = launch(
+        popen, seat_dir = start_sandbox(
             path,
             tier=policy.tier,
             limits=policy.limits,

@@ -119,7 +119,7 @@ def drop_privileges(uid: int) -> list[str]:
     return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--pdeathsig=KILL"]
 
 
-def launch(
+def start_sandbox(
     bot_file: Path | None,
     *,
     tier: Tier,
@@ -188,5 +188,5 @@ def launch(
 
 
 def spawn_sandboxed(bot_file: Path, **options: Any) -> subprocess.Popen[bytes]:
-    """Run the bot runtime for a per-seat copy of ``bot_file`` (see :func:`launch`)."""
-    return launch(bot_file, **options)[0]
+    """Run the bot runtime for a per-seat copy of ``bot_file`` (see :func:`start_sandbox`)."""
+    return start_sandbox(bot_file, **options)[0]
