@@ -20,7 +20,7 @@ from pathlib import Path
 
 from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
 from arena_runner.policy import SandboxPolicy
-from arena_runner.sandbox.cgroups import BotCgroup, BotControl
+from arena_runner.sandbox.cgroups import BotCgroup, BotControl, proc_table
 from arena_runner.sandbox.launch import start_sandbox
 
 _names = itertools.count()
@@ -45,6 +45,8 @@ class BotProcess:
         """An open ``/proc/PID/schedstat`` of the bot's interpreter, re-read with pread."""
         self._chain: list[int] = []
         self.frozen = False
+        self.uid: int | None = None
+        """The sandbox uid it runs as (None: this worker's own)."""
         self.seat_dir: Path | None = None
         """The host-side bot dir of its seat (where a blank sandbox's bot is copied)."""
         self.killed = False
@@ -128,9 +130,37 @@ class BotProcess:
                 self.popen.wait(1.0)
         self._control.kill_all()
         _reap_orphans(chain[1:])
+        _OUTER.discard(self.popen.pid)
+        if self.uid is not None:
+            _reap_strays(self.uid)
 
 
 PR_SET_CHILD_SUBREAPER = 36
+_OUTER: set[int] = set()
+"""Pids of live bots' outer processes: reaped through their ``Popen``, never as strays."""
+
+
+def _reap_strays(uid: int, timeout: float = 1.0) -> None:
+    """Kill and reap this worker's children running as the sandbox ``uid`` that belong to
+    no live bot: inner sandbox processes orphaned to us (we are a subreaper) that no
+    process chain showed, e.g. one forked by bwrap just as its half-started sandbox was
+    killed. Waits up to ``timeout`` for such a process to die."""
+    deadline = time.monotonic() + timeout
+    me = os.getpid()
+    while True:
+        strays = [p for p, ppid, u in proc_table() if ppid == me and u == uid and p not in _OUTER]
+        left = []
+        for pid in strays:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            try:
+                if not os.waitpid(pid, os.WNOHANG)[0]:
+                    left.append(pid)
+            except ChildProcessError:
+                pass
+        if not left or time.monotonic() > deadline:
+            return
+        time.sleep(0.002)
 
 
 @functools.cache
@@ -191,6 +221,9 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
         raise
     process = BotProcess(popen, cgroup, tier=policy.tier.name)
     process.seat_dir = seat_dir
+    if os.geteuid() == 0 and policy.uid != 0:
+        process.uid = policy.uid
+    _OUTER.add(popen.pid)
     return process
 
 

@@ -236,7 +236,7 @@ def is_running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
-def _proc_table() -> Iterator[tuple[int, int, int]]:
+def proc_table() -> Iterator[tuple[int, int, int]]:
     """(pid, ppid, real uid) of every visible process."""
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -252,7 +252,7 @@ def _proc_table() -> Iterator[tuple[int, int, int]]:
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (children first; across pid namespaces too)."""
     children: dict[int, list[int]] = {}
-    for child, parent, _ in _proc_table():
+    for child, parent, _ in proc_table():
         children.setdefault(parent, []).append(child)
     found, todo = [], list(children.get(pid, []))
     while todo:
@@ -301,7 +301,7 @@ def janitor(sandbox_uids: tuple[int, ...] = (65534,)) -> list[str]:
                 if path.is_dir() and owner is not None and not _alive(owner):
                     _kill_and_rmdir(path)
                     done.append(str(path))
-    for pid, ppid, uid in list(_proc_table()):
+    for pid, ppid, uid in list(proc_table()):
         if uid in sandbox_uids and ppid == 1 and _is_sandbox_command(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

@@ -47,16 +47,16 @@ class Played:
 
 
 def sandbox_processes(uid: int = TEST_UID) -> list[str]:
-    """Processes owned by ``uid`` (pid, name, state)."""
+    """Processes whose real uid is ``uid`` (pid, name, state). The uid is read from
+    ``status``: a non-dumpable process's ``/proc`` entry is owned by root."""
     found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
+    for pid, _, real_uid in cgroups.proc_table():
+        if real_uid == uid:
             try:
-                if entry.stat().st_uid == uid:
-                    stat = Path(entry.path, "stat").read_text()
-                    found.append(stat[: stat.index(")") + 3])
-            except (OSError, ValueError):
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
                 continue
+            found.append(stat[: stat.index(")") + 3])
     return found
 
 
