@@ -314,12 +314,6 @@ def is_interned(action: Action) -> bool:
     return id(action) in _JSON_BY_ID
 
 
-def shared_action_json(action: Action) -> dict[str, Any]:
-    """Like :func:`action_to_json` but, for interned actions, the cached object itself:
-    for immediate serialization only, never to be modified."""
-    return _JSON_BY_ID.get(id(action)) or action.to_dict()
-
-
 def action_to_json(action: Action) -> dict[str, Any]:
     """``action.to_dict()``, fast for the interned actions (a fresh copy every time)."""
     cached = _JSON_BY_ID.get(id(action))

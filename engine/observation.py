@@ -258,15 +258,14 @@ class Observation:
             return None
         return self.visible_points[self.seat] + self.dev_cards[4]
 
-    def to_dict(self, history_from: int | None = None, *, wire: bool = False) -> dict[str, Any]:
+    def to_dict(self, history_from: int | None = None) -> dict[str, Any]:
         """The documented JSON form (``engine.observation_json``). With ``history_from``,
         the history steps from that index on are included (as ``history`` plus
-        ``history_start``), so a stream of observations can send only what is new.
-        ``wire=True`` (for immediate serialization only) shares the cached JSON objects
-        of interned actions instead of copying them: do not modify the result."""
+        ``history_start``), so a stream of observations can send only what is new (the
+        bot protocol uses the more compact ``engine.observation_stream``)."""
         from engine.observation_json import observation_to_dict
 
-        return observation_to_dict(self, history_from, wire=wire)
+        return observation_to_dict(self, history_from)
 
     @classmethod
     def from_dict(

@@ -62,15 +62,9 @@ def _answer_to_json(answer: Any) -> Any:
     return {"counter": {"give": list(answer[0]), "get": list(answer[1])}}
 
 
-def observation_to_dict(
-    o: Observation, history_from: int | None = None, *, wire: bool = False
-) -> dict[str, Any]:
+def observation_to_dict(o: Observation, history_from: int | None = None) -> dict[str, Any]:
     offer, hand, devs, new = o.offer, o.hand, o.dev_cards, o.dev_cards_new
-    if wire:
-        shared = A.shared_action_json
-        legal = [shared(a) for a in o.legal_actions]
-    else:
-        legal = [A.action_to_json(a) for a in o.legal_actions]
+    legal = [A.action_to_json(a) for a in o.legal_actions]
     data: dict[str, Any] = {
         "version": OBSERVATION_VERSION,
         "phase": _PHASE_LABELS[o.phase],

@@ -30,7 +30,7 @@ SOURCE_PACKAGES = ("engine", "bots")
 ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 JAIL_ENV = "CATAN_JAIL"  # = bots.jail.ENV_VAR (not imported: bots.jail is child-side)
 _JOIN_CGROUP = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
-DEFERRED = "--deferred"
+DEFERRED = "--deferred"  # = bots.runtime.DEFERRED (not imported: bots.runtime is child-side)
 """The runtime's argument for a blank sandbox: the bot is named by the ``start`` message."""
 _BOOT = (
     "import sys,runpy;sys.path.insert(0,sys.argv.pop(1));m=sys.argv.pop(1);"
