@@ -22,9 +22,9 @@ from arena_runner import (
     play_match,
     resolve_policy,
 )
-from bots.local import bot_seed
 from bots.registry import BotLoadError, load_player_class, resolve_bot
 from engine import Game, RulesConfig
+from engine.rng import bot_seed
 
 OPPONENT = "random"
 TRACEBACK_LINES = 15

@@ -15,7 +15,7 @@ from arena_runner.runner import BotRunner
 from arena_runner.sandbox.tiers import SandboxUnavailable, Tier
 from arena_runner.seats import DEFAULT_MAX_STRIKES
 from arena_runner.subprocess_driver import SubprocessDriver
-from bots.local import bot_seed
+from engine.rng import bot_seed
 
 __all__ = [
     "DEFAULT_DECISION_TIMEOUT",

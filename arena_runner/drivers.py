@@ -12,6 +12,7 @@ from typing import Protocol
 from arena_runner.result import Fault, FaultKind
 from bots.player import Player
 from engine import Action, BoardLayout, Clock, Observation, Outcome, RulesConfig
+from engine.seat_view import SeatView
 
 
 class SeatDriver(Protocol):
@@ -72,6 +73,8 @@ class InProcessDriver:
         self.factory = factory
         self.name = name or str(getattr(factory, "name", "") or getattr(factory, "__name__", ""))
         self.player: Player | None = None
+        self.view: SeatView | None = None
+        """The seat's observations as a sandboxed bot would decode them (no live state)."""
         self.seat = -1
         self.last_cpu = 0.0
         self.last_offturn_cpu = 0.0
@@ -89,22 +92,25 @@ class InProcessDriver:
         observation: Observation,
     ) -> Fault | None:
         self.seat, self.player = seat, None
+        self.view = SeatView(config, layout)
         try:
+            seen = self.view(observation)
             player = self.factory(random.Random(seed))
-            player.on_game_start(seat, observation)
+            player.on_game_start(seat, seen)
         except Exception as exc:
             return self._fault(observation, "starting the bot", exc)
         self.player = player
         return None
 
     def act(self, observation: Observation, clock: Clock) -> Action | Fault:
-        if self.player is None:
+        if self.player is None or self.view is None:
             return Fault(
                 self.seat, len(observation.history), FaultKind.ERROR, "the bot did not start"
             )
+        seen = self.view(observation.with_clock(clock))
         began = time.thread_time()
         try:
-            action = self.player.act(observation.with_clock(clock))
+            action = self.player.act(seen)
         except Exception as exc:
             return self._fault(observation, "act()", exc)
         finally:
@@ -116,10 +122,10 @@ class InProcessDriver:
 
     def end(self, observation: Observation, outcome: Outcome) -> Fault | None:
         player, self.player = self.player, None
-        if player is None:
+        if player is None or self.view is None:
             return None
         try:
-            player.on_game_end(observation, outcome)
+            player.on_game_end(self.view(observation), outcome)
         except Exception as exc:
             return self._fault(observation, "on_game_end()", exc)
         return None
@@ -134,7 +140,7 @@ class InProcessDriver:
         return ""
 
     def close(self) -> None:
-        self.player = None
+        self.player = self.view = None
 
     def _fault(self, observation: Observation, doing: str, exc: Exception) -> Fault:
         return Fault(

@@ -15,9 +15,9 @@ from arena_runner.defaults import safe_default
 from arena_runner.drivers import PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, MatchResult
 from arena_runner.seats import DEFAULT_MAX_STRIKES, Seat
-from bots.local import bot_seed
 from engine import Action, Clock, EngineError, Game, Phase, RulesConfig
 from engine.replay import record
+from engine.rng import bot_seed
 
 DEFAULT_DECISION_TIMEOUT = 5.0
 IN_PROCESS = "in-process"

@@ -127,6 +127,7 @@ from engine.board.layouts import BoardLayout
 from engine.board.topology import standard_topology
 from engine.errors import IllegalActionError, InvalidActionError
 from engine.phases import Phase, Termination
+from engine.seat_view import SeatView
 from engine.types import DEV_DECK
 
 OBSERVATION_VERSION: Final = 1
@@ -316,6 +317,8 @@ class CatanEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game: Game | None = None
         self.seat = 0
         self.players: list[Player | None] = []
+        self._views: list[SeatView] = []
+        """Opponents see what their sandboxed bot would decode (no live game state)."""
         self._episode = 0
         self._mask = np.zeros(codec.ACTION_SPACE_SIZE, dtype=bool)
         self._points = 0
@@ -346,9 +349,10 @@ class CatanEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.players = [
             None if p == seat else next(others)(rng=seeded_rng(game_seed, p)) for p in range(n)
         ]
+        self._views = [SeatView(self.config, game.layout) for _ in range(n)]
         for p, player in enumerate(self.players):
             if player is not None:
-                player.on_game_start(p, game.observe(p, with_legal=False))
+                player.on_game_start(p, self._views[p](game.observe(p, with_legal=False)))
         self._play_others()
         obs = game.observe(seat, with_legal=False)
         self._points = obs.points() or 0
@@ -410,14 +414,14 @@ class CatanEnv(gymnasium.Env[np.ndarray, np.int64]):
             seat = game.decider
             player = self.players[seat]
             assert player is not None
-            game.apply(player.act(game.observe(seat)))
+            game.apply(player.act(self._views[seat](game.observe(seat))))
         if game.is_over:
             self._mask[:] = False
             outcome = game.outcome
             assert outcome is not None
             for p, player in enumerate(self.players):
                 if player is not None:
-                    player.on_game_end(game.observe(p, with_legal=False), outcome)
+                    player.on_game_end(self._views[p](game.observe(p, with_legal=False)), outcome)
         else:
             self._mask = np.array(codec.legal_mask(game.legal_actions()), dtype=bool)
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from bots.player import Player
 from engine import Game, Outcome, RulesConfig
+from engine.rng import Seed, bot_seed
+from engine.seat_view import SeatView
 
 
 @dataclass
@@ -24,16 +26,18 @@ class LocalResult:
     timings: list[SeatTiming] = field(default_factory=list)
 
 
-def play_local_game(config: RulesConfig, seed: int, players: list[Player]) -> LocalResult:
-    """Play a whole game; each seat's player decides from its own observation only."""
+def play_local_game(config: RulesConfig, seed: Seed, players: list[Player]) -> LocalResult:
+    """Play a whole game; each seat's player decides from its own observation only, as
+    its sandboxed bot process would decode it (:class:`~engine.seat_view.SeatView`)."""
     game = Game.new(config, seed)
     timings = [SeatTiming() for _ in players]
+    views = [SeatView(config, game.layout) for _ in players]
     for seat, player in enumerate(players):
-        player.on_game_start(seat, game.observe(seat, with_legal=False))
+        player.on_game_start(seat, views[seat](game.observe(seat, with_legal=False)))
     clock = time.perf_counter
     while not game.is_over:
         seat = game.decider
-        observation = game.observe(seat)
+        observation = views[seat](game.observe(seat))
         start = clock()
         action = players[seat].act(observation)
         spent = clock() - start
@@ -45,16 +49,10 @@ def play_local_game(config: RulesConfig, seed: int, players: list[Player]) -> Lo
     outcome = game.outcome
     assert outcome is not None
     for seat, player in enumerate(players):
-        player.on_game_end(game.observe(seat, with_legal=False), outcome)
+        player.on_game_end(views[seat](game.observe(seat, with_legal=False)), outcome)
     return LocalResult(game, outcome, timings)
 
 
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the ``random.Random`` handed to the player in ``seat`` of game ``seed``
-    (the same locally, in the match runner and on the platform)."""
-    return seed * 1_000_003 + seat
-
-
-def seeded_rng(seed: int, seat: int) -> random.Random:
+def seeded_rng(seed: Seed, seat: int) -> random.Random:
     """The generator handed to the player in ``seat`` of game ``seed``."""
     return random.Random(bot_seed(seed, seat))

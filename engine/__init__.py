@@ -18,7 +18,7 @@ from engine.observation import Clock, Observation
 from engine.phases import Phase, Termination
 from engine.types import DevCard, Resource, Terrain
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Action",

@@ -1,5 +1,6 @@
-"""Chance: every random outcome is drawn from the game's own ``random.Random`` and
-recorded with the step that caused it, so a replay can re-apply it without re-rolling.
+"""Chance: every random outcome is drawn from one of the game's chance streams
+(:mod:`engine.rng`: dice, deck, steals) and recorded with the step that caused it, so a
+replay can re-apply it without re-rolling.
 
 Outcomes: dice ``[d1, d2]``; a development card bought (its kind); a stolen card (its
 resource). ``draw_*`` take an optional ``forced`` outcome (from a replay); a forced
@@ -8,15 +9,14 @@ outcome is checked for possibility and raises ``ReplayError`` if it is impossibl
 
 from __future__ import annotations
 
-import random
-
 from engine.errors import ReplayError
+from engine.rng import ChanceStream
 
 
-def roll_dice(rng: random.Random, forced: object = None) -> tuple[int, int]:
+def roll_dice(stream: ChanceStream, forced: object = None) -> tuple[int, int]:
     if forced is None:
-        rand = rng.random
-        return (int(rand() * 6) + 1, int(rand() * 6) + 1)
+        below = stream.below
+        return (below(6) + 1, below(6) + 1)
     if (
         isinstance(forced, (list, tuple))
         and len(forced) == 2
@@ -26,10 +26,13 @@ def roll_dice(rng: random.Random, forced: object = None) -> tuple[int, int]:
     raise ReplayError(f"impossible dice outcome {forced!r}")
 
 
-def draw_from(rng: random.Random, counts: list[int], forced: object = None) -> int:
+def draw_from(stream: ChanceStream, counts: list[int], forced: object = None) -> int:
     """Index of one item drawn uniformly from a multiset given as counts per kind."""
     if forced is None:
-        pick = int(rng.random() * sum(counts))
+        total = sum(counts)
+        if total <= 0:
+            raise ValueError("draw from an empty multiset")
+        pick = stream.below(total)
         for kind, count in enumerate(counts):
             if pick < count:
                 return kind

@@ -14,7 +14,7 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.observation import Observation
 from engine.phases import Phase
-from engine.rng import GameRandom
+from engine.rng import SECRET_BYTES, GameChance
 from engine.rules.derived import rebuild_derived
 from engine.state import GameState
 from engine.types import BANK_PER_RESOURCE, DEV_DECK
@@ -41,12 +41,14 @@ def _deal(pool: list[int], counts: dict[int, int], rng: random.Random) -> dict[i
 def determinize(obs: Observation, rng: random.Random) -> Game:
     """A :class:`Game` whose public facts equal ``obs`` and whose hidden facts are sampled.
 
-    Its random generator is seeded from ``rng``, so future dice differ from the real game's.
+    Its chance streams are keyed from ``rng`` (the bot's own generator): its future dice,
+    cards and steals are samples, unrelated to the real game's.
     """
     if obs.seat is None or obs.hand is None or obs.dev_cards is None:
         raise EngineError("determinize needs a seat's observation, not a spectator's")
     me, n = obs.seat, len(obs.resource_counts)
-    s = GameState.new(obs.config, obs.board, GameRandom(rng.getrandbits(64)))
+    secret = rng.getrandbits(8 * SECRET_BYTES).to_bytes(SECRET_BYTES, "big")
+    s = GameState.new(obs.config, obs.board, GameChance.from_secret(secret))
     s.node_owner = list(obs.node_owner)
     s.node_kind = list(obs.node_kind)
     s.edge_owner = list(obs.edge_owner)

@@ -11,7 +11,7 @@ from engine.config import RulesConfig
 from engine.errors import IllegalActionError, InvalidActionError
 from engine.observation import Observation, observe
 from engine.phases import Phase, Termination
-from engine.rng import GameRandom
+from engine.rng import GameChance, Seed
 from engine.rules.apply import apply_action
 from engine.rules.explain import explain_illegal
 from engine.rules.legal import legal_actions
@@ -52,21 +52,22 @@ class Game:
 
     __slots__ = ("_legal", "seed", "state")
 
-    def __init__(self, state: GameState, seed: int) -> None:
+    def __init__(self, state: GameState, seed: Seed) -> None:
         self.state = state
         self.seed = seed
         self._legal: list[Action] | None = None
 
     @classmethod
     def new(
-        cls, config: RulesConfig | None = None, seed: int = 0, layout: BoardLayout | None = None
+        cls, config: RulesConfig | None = None, seed: Seed = 0, layout: BoardLayout | None = None
     ) -> Game:
-        """A new game; the board comes from the seed unless ``layout`` is given."""
+        """A new game; the board comes from the seed unless ``layout`` is given (see
+        :mod:`engine.rng` for what a seed may be)."""
         config = config or RulesConfig()
-        rng = GameRandom(seed)
+        chance = GameChance.from_seed(seed)
         if layout is None:
-            layout = make_layout(config.board, rng)
-        return cls(GameState.new(config, layout, rng), seed)
+            layout = make_layout(config.board, chance.board)
+        return cls(GameState.new(config, layout, chance), seed)
 
     # --- reading ---------------------------------------------------------------------
 

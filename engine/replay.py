@@ -21,7 +21,9 @@ from engine.game import Game
 from engine.observation import outcome_from_json, outcome_to_json
 
 FORMAT = "catan-arena-replay"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: chance from keyed BLAKE2b streams (:mod:`engine.rng`), seeds may be strings. A
+version 1 replay (one SplitMix64 generator) cannot be re-simulated and is refused."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,8 @@ class ReplayStep:
 @dataclass(frozen=True)
 class Replay:
     config: RulesConfig
-    seed: int
+    seed: int | str
+    """The game's seed (published with the replay, never shown to a bot during play)."""
     layout: BoardLayout
     steps: tuple[ReplayStep, ...]
     result: dict[str, Any] | None
@@ -76,6 +79,12 @@ class Replay:
                 f"replay schema version {version} is newer than this engine supports "
                 f"({SCHEMA_VERSION}); upgrade catan-arena"
             )
+        if version == 1:
+            raise ReplayError(
+                "replay schema version 1 comes from an engine before 0.2, whose dice and "
+                "cards came from a generator this engine no longer has: it cannot be "
+                "re-simulated (record the game again)"
+            )
         if version < 1:
             raise ReplayError(f"unknown replay schema version {version}")
         try:
@@ -84,8 +93,8 @@ class Replay:
         except ConfigError as exc:
             raise ReplayError(f"bad config or board: {exc}") from None
         seed = data.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ReplayError("seed must be an integer")
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+            raise ReplayError("seed must be an integer or a string")
         raw_steps = data.get("steps")
         if not isinstance(raw_steps, list):
             raise ReplayError("steps must be a list")

@@ -1,78 +1,176 @@
-"""The game's random generator: SplitMix64 behind the ``random.Random`` interface.
+"""The game's chance: keyed BLAKE2b streams that no player can predict.
 
-Every game draws its board, dice, development cards and steals from one
-:class:`GameRandom` seeded with the game's seed. Its whole state is one 64-bit integer,
-so copying a game (search bots do it constantly) costs almost nothing, and its output is
-defined here, bit for bit, independently of the Python version.
+A game has one *secret* (32 bytes). Every random outcome comes from one of four
+independent streams derived from it — the board, the dice, the development deck and the
+steals — each BLAKE2b in counter mode under its own key::
+
+    stream key  = BLAKE2b-256(label, key=secret, person="catan-stream")
+    block i     = BLAKE2b-512(i as 8 little-endian bytes, key=stream key)
+
+Knowing every past output of a stream (the dice rolled so far, the board) tells nothing
+about its future without the secret, and one stream says nothing about another. Bots get
+their own generator's seed through a separate keyed derivation (:func:`bot_seed`); the
+secret never enters a bot process.
+
+Everything that turns stream bytes into outcomes is defined here (uniform integers by
+rejection, Fisher–Yates shuffles), never by ``random`` or another library whose
+algorithm could change, so a replay reproduces bit for bit on any machine and Python.
+
+A game is created from a seed, an ``int`` or a ``str`` that :func:`game_secret` hashes.
+The platform draws 128-bit seeds with :func:`new_seed`; ``--seed 7`` reproduces a local
+game, but such a small seed is guessable (a bot could try small seeds against the board
+it sees), so a run meant to be fair against unknown bots uses :func:`new_seed`.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import MutableSequence
 from typing import Any
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_STATE_VERSION = "splitmix64-1"
+try:  # the C module itself: ``hashlib`` would also load OpenSSL (~4 ms of bot start-up)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - CPython always builds _blake2
+    from hashlib import blake2b
+
+SECRET_BYTES = 32
+SEED_BITS = 128
+_SEED_PERSON = b"catan-seed"
+_STREAM_PERSON = b"catan-stream"
+_BOT_PERSON = b"catan-bot-rng"
+_BLOCK = 64
+_TWO64 = 1 << 64
+STREAMS = ("board", "dice", "deck", "steal")
+
+Seed = int | str
+"""What a game is created from: see the module docstring."""
 
 
-def _seed_to_int(seed: object) -> int:
-    if isinstance(seed, int) and not isinstance(seed, bool):
-        if 0 <= seed <= _MASK:
-            return seed
-        data = str(seed).encode()
-    elif isinstance(seed, str):
-        data = seed.encode()
-    elif isinstance(seed, (bytes, bytearray)):
-        data = bytes(seed)
+def new_seed() -> str:
+    """A fresh unpredictable seed: 128 bits from :mod:`secrets`, as 32 hex digits."""
+    import secrets  # host side only: keeps bot processes' start-up lean
+
+    return secrets.token_hex(SEED_BITS // 8)
+
+
+def game_secret(seed: Seed) -> bytes:
+    """The game's 32-byte secret for ``seed``.
+
+    The seed is hashed with its type, so ``7`` and ``"7"`` differ. Raises ``TypeError``
+    for anything but an ``int`` or a ``str``.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise TypeError(f"a seed is an int or a str, not {type(seed).__name__}")
+    if isinstance(seed, int):
+        data = b"i:" + str(seed).encode()
     else:
-        raise TypeError(f"seed must be an int, str or bytes, not {type(seed).__name__}")
-    import hashlib  # only for non-integer seeds: keeps bot processes' start-up lean
-
-    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
+        data = b"s:" + seed.encode("utf-8", "surrogatepass")
+    return blake2b(data, digest_size=SECRET_BYTES, person=_SEED_PERSON).digest()
 
 
-class GameRandom(random.Random):
-    """SplitMix64 (Steele, Lea & Flood 2014); ``shuffle``, ``choice``, ``randrange``...
-    come from :class:`random.Random` on top of :meth:`random` and :meth:`getrandbits`."""
+def bot_seed(seed: Seed, seat: int) -> int:
+    """The seed of the ``random.Random`` handed to the player in ``seat``: a keyed,
+    one-way function of the game's secret (64 bits), the same locally, in the match
+    runner and on the platform. It reveals nothing about the game's chance streams."""
+    label = b"seat:%d" % seat
+    digest = blake2b(label, key=game_secret(seed), digest_size=8, person=_BOT_PERSON)
+    return int.from_bytes(digest.digest(), "big")
 
-    _state: int
 
-    def __init__(self, seed: int | str | bytes = 0) -> None:
-        super().__init__(seed)
+class ChanceStream:
+    """One stream of uniform random numbers: BLAKE2b-512 of a block counter under a key."""
 
-    def seed(self, a: Any = 0, version: int = 2) -> None:
-        self._state = _seed_to_int(a)
-        self.gauss_next = None
+    __slots__ = ("_block", "_buffer", "_key", "_pos")
 
-    def _next(self) -> int:
-        z = self._state = (self._state + _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+        self._block = 0
+        self._buffer = b""
+        self._pos = _BLOCK
 
-    def random(self) -> float:
-        return (self._next() >> 11) * (1.0 / (1 << 53))
+    @classmethod
+    def derive(cls, secret: bytes, label: str) -> ChanceStream:
+        """The stream named ``label`` of the game with ``secret``."""
+        key = blake2b(label.encode(), key=secret, digest_size=32, person=_STREAM_PERSON)
+        return cls(key.digest())
 
-    def getrandbits(self, k: int) -> int:
-        if k < 0:
-            raise ValueError("number of bits must be non-negative")
-        bits, value = 0, 0
-        while bits < k:
-            value = (value << 64) | self._next()
-            bits += 64
-        return value >> (bits - k)
+    def u64(self) -> int:
+        """The next 64 uniformly random bits."""
+        pos = self._pos
+        if pos == _BLOCK:
+            block = self._block.to_bytes(8, "little")
+            self._buffer = blake2b(block, key=self._key, digest_size=_BLOCK).digest()
+            self._block += 1
+            pos = 0
+        self._pos = pos + 8
+        return int.from_bytes(self._buffer[pos : pos + 8], "little")
 
-    def getstate(self) -> tuple[Any, ...]:
-        return (_STATE_VERSION, self._state, self.gauss_next)
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
+        if not 0 < n <= _TWO64:
+            raise ValueError(f"below() needs 0 < n <= 2**64, got {n}")
+        limit = _TWO64 - _TWO64 % n
+        while True:
+            value = self.u64()
+            if value < limit:
+                return value % n
 
-    def setstate(self, state: tuple[Any, ...]) -> None:
-        if not isinstance(state, tuple) or len(state) != 3 or state[0] != _STATE_VERSION:
-            raise ValueError("not a GameRandom state")
-        self._state, self.gauss_next = state[1], state[2]
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        """Shuffle ``items`` in place (Fisher–Yates, from the last position down)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
 
-    def clone(self) -> GameRandom:
-        """An independent generator in the same state."""
-        twin = GameRandom.__new__(GameRandom)
-        twin._state, twin.gauss_next = self._state, self.gauss_next
+    def position(self) -> tuple[bytes, int, int]:
+        """(key, block, offset): equal for two streams that will draw the same future."""
+        return (self._key, self._block, self._pos)
+
+    def clone(self) -> ChanceStream:
+        """An independent stream in the same position."""
+        twin = ChanceStream.__new__(ChanceStream)
+        twin._key, twin._block, twin._buffer, twin._pos = (
+            self._key,
+            self._block,
+            self._buffer,
+            self._pos,
+        )
+        return twin
+
+
+class GameChance:
+    """A game's four chance streams (``board``, ``dice``, ``deck``, ``steal``)."""
+
+    __slots__ = STREAMS
+
+    board: ChanceStream
+    dice: ChanceStream
+    deck: ChanceStream
+    steal: ChanceStream
+
+    @classmethod
+    def from_seed(cls, seed: Seed) -> GameChance:
+        return cls.from_secret(game_secret(seed))
+
+    @classmethod
+    def from_secret(cls, secret: bytes) -> GameChance:
+        chance = cls.__new__(cls)
+        for label in STREAMS:
+            setattr(chance, label, ChanceStream.derive(secret, label))
+        return chance
+
+    def position(self) -> tuple[tuple[bytes, int, int], ...]:
+        """Every stream's :meth:`ChanceStream.position` (for comparing game states)."""
+        return (
+            self.board.position(),
+            self.dice.position(),
+            self.deck.position(),
+            self.steal.position(),
+        )
+
+    def clone(self) -> GameChance:
+        """Independent streams in the same positions (game copies for search)."""
+        twin = GameChance.__new__(GameChance)
+        twin.board = self.board.clone()
+        twin.dice = self.dice.clone()
+        twin.deck = self.deck.clone()
+        twin.steal = self.steal.clone()
         return twin

@@ -6,7 +6,6 @@ static and shared), so that :meth:`GameState.copy` is a handful of list copies.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -14,7 +13,7 @@ from engine.board.layouts import BoardLayout
 from engine.board.tables import Board, board_for
 from engine.config import RulesConfig
 from engine.phases import Phase
-from engine.rng import GameRandom
+from engine.rng import GameChance
 from engine.types import (
     BANK_PER_RESOURCE,
     CITIES_PER_PLAYER,
@@ -27,7 +26,7 @@ Step = tuple[int, Any, Any]
 """One recorded step: (seat, action, chance outcome or None)."""
 
 # How each field is copied: "same" (immutable or shared), "list" (flat list),
-# "nested" (list of lists), "sets" (list of sets), "rng" (a fresh Random in the same state).
+# "nested" (list of lists), "sets" (list of sets), "chance" (the chance streams, cloned).
 _COPY: Final[dict[str, str]] = {
     "config": "same",
     "board": "same",
@@ -74,7 +73,7 @@ _COPY: Final[dict[str, str]] = {
     "winner": "same",
     "termination": "same",
     "board_view": "same",
-    "rng": "rng",
+    "chance": "chance",
     "steps": "list",
 }
 
@@ -147,11 +146,12 @@ class GameState:
     termination: Any
     board_view: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
     """Cached immutable (node_owner, node_kind, edge_owner); None after any build."""
-    rng: random.Random
+    chance: GameChance
+    """The chance streams (dice, deck, steals): never shown to any player."""
     steps: list[Step]
 
     @classmethod
-    def new(cls, config: RulesConfig, layout: BoardLayout, rng: random.Random) -> GameState:
+    def new(cls, config: RulesConfig, layout: BoardLayout, chance: GameChance) -> GameState:
         s = cls.__new__(cls)
         n = config.players
         board = board_for(layout)
@@ -198,12 +198,12 @@ class GameState:
         s.winner = -1
         s.termination = None
         s.board_view = None
-        s.rng = rng
+        s.chance = chance
         s.steps = []
         return s
 
     def copy(self) -> GameState:
-        """An independent copy (its own random generator in the same state)."""
+        """An independent copy (its own chance streams in the same positions)."""
         return _copy_state(self)
 
     # Small derived facts used by several rule modules.
@@ -220,14 +220,6 @@ class GameState:
         return self.public_vp[seat] + self.devs[seat][4]
 
 
-def _clone_rng(rng: random.Random) -> random.Random:
-    if isinstance(rng, GameRandom):
-        return rng.clone()
-    clone = random.Random.__new__(type(rng))  # skips seeding from the OS
-    clone.setstate(rng.getstate())
-    return clone
-
-
 def _make_copier() -> Callable[[GameState], GameState]:
     """Generate ``copy`` from the ``_COPY`` table: one assignment per field, no loop."""
     expressions = {
@@ -235,7 +227,7 @@ def _make_copier() -> Callable[[GameState], GameState]:
         "list": "s.{0}[:]",
         "nested": "[x[:] for x in s.{0}]",
         "sets": "[set(x) for x in s.{0}]",
-        "rng": "_clone_rng(s.{0})",
+        "chance": "s.{0}.clone()",
     }
     lines = ["def copy_state(s):", "    new = new_state(GameState)"]
     lines += [f"    new.{name} = {expressions[how].format(name)}" for name, how in _COPY.items()]
@@ -243,7 +235,6 @@ def _make_copier() -> Callable[[GameState], GameState]:
     namespace: dict[str, Any] = {
         "GameState": GameState,
         "new_state": GameState.__new__,
-        "_clone_rng": _clone_rng,
     }
     exec("\n".join(lines), namespace)  # code built from the constant table above
     copier: Callable[[GameState], GameState] = namespace["copy_state"]

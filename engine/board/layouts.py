@@ -6,7 +6,6 @@ A layout is a small immutable value (it goes into every replay). It is either th
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -14,6 +13,7 @@ from engine.board.coords import land_hexes, rotate60
 from engine.board.topology import standard_topology
 from engine.config import BoardSetup
 from engine.errors import ConfigError
+from engine.rng import ChanceStream
 from engine.types import Resource, Terrain
 
 H, F, P, A, M, D = (
@@ -108,7 +108,7 @@ def beginner_layout() -> BoardLayout:
     return BoardLayout(BEGINNER_TERRAINS, BEGINNER_NUMBERS, BEGINNER_HARBORS)
 
 
-def variable_layout(rng: random.Random, *, random_numbers: bool = False) -> BoardLayout:
+def variable_layout(rng: ChanceStream, *, random_numbers: bool = False) -> BoardLayout:
     """Shuffled terrain and harbors. Numbers follow the lettered spiral from a random
     corner (skipping the desert), or with ``random_numbers`` are shuffled until no two
     red numbers (6 and 8) touch."""
@@ -119,11 +119,11 @@ def variable_layout(rng: random.Random, *, random_numbers: bool = False) -> Boar
     if random_numbers:
         numbers = _random_numbers(rng, terrains)
     else:
-        numbers = _spiral_numbers(terrains, corner=rng.randrange(6))
+        numbers = _spiral_numbers(terrains, corner=rng.below(6))
     return BoardLayout(tuple(terrains), tuple(numbers), tuple(harbors))
 
 
-def make_layout(setup: BoardSetup, rng: random.Random) -> BoardLayout:
+def make_layout(setup: BoardSetup, rng: ChanceStream) -> BoardLayout:
     if setup is BoardSetup.BEGINNER:
         return beginner_layout()
     return variable_layout(rng, random_numbers=setup is BoardSetup.RANDOM_NUMBERS)
@@ -142,7 +142,7 @@ def _spiral_numbers(terrains: list[Terrain], corner: int) -> list[int]:
     return numbers
 
 
-def _random_numbers(rng: random.Random, terrains: list[Terrain]) -> list[int]:
+def _random_numbers(rng: ChanceStream, terrains: list[Terrain]) -> list[int]:
     neighbours = standard_topology().hex_neighbours
     tokens = list(SPIRAL_TOKENS)
     while True:

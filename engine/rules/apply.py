@@ -156,7 +156,7 @@ def _build_city(s: GameState, action: A.BuildCity, forced: object) -> None:
 def _buy_dev(s: GameState, action: A.BuyDevCard, forced: object) -> int:
     seat = s.current
     _pay(s, seat, COST_DEV_CARD)
-    card = draw_from(s.rng, s.deck, forced)
+    card = draw_from(s.chance.deck, s.deck, forced)
     s.deck[card] -= 1
     s.devs[seat][card] += 1
     s.devs_new[card] += 1
@@ -165,7 +165,7 @@ def _buy_dev(s: GameState, action: A.BuyDevCard, forced: object) -> int:
 
 
 def _roll(s: GameState, action: A.RollDice, forced: object) -> tuple[int, int]:
-    dice = roll_dice(s.rng, forced)
+    dice = roll_dice(s.chance.dice, forced)
     s.dice = dice
     s.rolled = True
     total = dice[0] + dice[1]
@@ -207,7 +207,7 @@ def _move_robber(s: GameState, action: A.MoveRobber, forced: object) -> int | No
     stolen = None
     if action.victim is not None:
         victim_hand = s.hands[action.victim]
-        stolen = draw_from(s.rng, victim_hand, forced)
+        stolen = draw_from(s.chance.steal, victim_hand, forced)
         victim_hand[stolen] -= 1
         s.hands[s.current][stolen] += 1
     s.phase = s.resume_phase

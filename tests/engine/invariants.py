@@ -677,11 +677,12 @@ def play_random(
 
 
 def snapshot(s: GameState) -> dict[str, Any]:
-    """A frozen copy of every state field except the random generator and the step log."""
+    """A frozen copy of every state field, the chance streams by their positions, but
+    not the step log."""
     return {
-        name: _freeze(getattr(s, name))
+        name: s.chance.position() if name == "chance" else _freeze(getattr(s, name))
         for name in GameState.__slots__
-        if name not in ("rng", "steps")
+        if name != "steps"
     }
 
 

@@ -279,13 +279,13 @@ def move_robber(game: Game, hex_: int) -> None:
 
 
 def snapshot(game: Game) -> dict[str, Any]:
-    """A deep copy of every field of the state (the random generator by its state)."""
+    """A deep copy of every field of the state (the chance streams by their positions)."""
     s = game.state
     out: dict[str, Any] = {}
     for name in GameState.__slots__:
         value = getattr(s, name)
-        if name == "rng":
-            out[name] = value.getstate()
+        if name == "chance":
+            out[name] = value.position()
         elif name == "board":
             out[name] = id(value)
         else:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -26,6 +25,7 @@ from engine.board.topology import (
 )
 from engine.config import BoardSetup
 from engine.errors import ConfigError
+from engine.rng import ChanceStream, game_secret
 from engine.types import Resource, Terrain
 
 T = standard_topology()
@@ -135,7 +135,7 @@ def test_variable_boards_come_from_the_seed() -> None:
 def test_spiral_numbers_follow_the_letters_skipping_the_desert() -> None:
     index = {cell: i for i, cell in enumerate(T.hex_cells)}
     for seed in range(30):
-        layout = variable_layout(random.Random(seed))
+        layout = variable_layout(ChanceStream.derive(game_secret(seed), "board"))
         matched = False
         for corner in range(6):
             cells = list(_SPIRAL_FROM_TOP_LEFT)
@@ -149,7 +149,9 @@ def test_spiral_numbers_follow_the_letters_skipping_the_desert() -> None:
 
 def test_random_numbers_never_put_red_numbers_side_by_side() -> None:
     for seed in range(200):
-        layout = variable_layout(random.Random(seed), random_numbers=True)
+        layout = variable_layout(
+            ChanceStream.derive(game_secret(seed), "board"), random_numbers=True
+        )
         for h, number in enumerate(layout.numbers):
             if number in (6, 8):
                 assert all(layout.numbers[g] not in (6, 8) for g in T.hex_neighbours[h])

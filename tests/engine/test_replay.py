@@ -89,9 +89,11 @@ def test_tampered_action_is_rejected_naming_the_step() -> None:
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda d: d.update(schema_version=2), "newer than this engine supports"),
+        (lambda d: d.update(schema_version=3), "newer than this engine supports"),
+        (lambda d: d.update(schema_version=1), "version 1 comes from an engine before 0.2"),
         (lambda d: d.update(format="chess"), "not a Catan Arena replay"),
-        (lambda d: d.pop("seed"), "seed must be an integer"),
+        (lambda d: d.pop("seed"), "seed must be an integer or a string"),
+        (lambda d: d.update(seed=[7]), "seed must be an integer or a string"),
         (lambda d: d["config"].update(players=9), "players must be 3 or 4"),
         (lambda d: d["steps"].append({"seat": 0, "action": {"type": "fly"}}), "unknown action"),
     ],
