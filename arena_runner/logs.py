@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import struct
+import termios
 import threading
+import time
 
 DEFAULT_LOG_CAP = 64 * 1024
 
@@ -17,9 +21,13 @@ class CappedLog:
         self._tail = bytearray()
         self._dropped = 0
         self._lock = threading.Lock()
+        self.reads = 0
+        """Chunks the pump has read (counted before they are written here)."""
+        self.writes = 0
 
     def write(self, data: bytes) -> None:
         with self._lock:
+            self.writes += 1
             room = self._half - len(self._head)
             if room > 0:
                 self._head += data[:room]
@@ -58,8 +66,25 @@ def drain_into(fd: int, log: CappedLog) -> threading.Thread:
                 return
             if not chunk:
                 return
+            log.reads += 1
             log.write(chunk)
 
     thread = threading.Thread(target=pump, name="bot-stderr", daemon=True)
     thread.start()
     return thread
+
+
+def settle(fd: int, log: CappedLog, timeout: float = 0.25) -> None:
+    """Wait until everything already in the pipe ``fd`` is in ``log``: what a bot wrote
+    to stderr before its last reply then belongs to the log taken after that reply."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline:
+        try:
+            pending = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return
+        quiet = quiet + 1 if pending == 0 and log.reads == log.writes else 0
+        if quiet >= 2:
+            return
+        time.sleep(0.0005)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from arena_runner.affinity import pin_process
 from arena_runner.faults import classify_death, classify_error
-from arena_runner.logs import CappedLog, drain_into
+from arena_runner.logs import CappedLog, drain_into, settle
 from arena_runner.pipes import LineReader, LineTooLong, PipeClosed, PipeTimeout, write_all
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
@@ -186,6 +186,11 @@ class SubprocessDriver:
         self._exit_code = popen.returncode
 
     def take_log(self) -> str:
+        """What the bot wrote to stderr since the last call (capped), including what it
+        wrote just before its last reply."""
+        proc = self._proc
+        if proc is not None and proc.popen.stderr is not None and not proc.popen.stderr.closed:
+            settle(proc.popen.stderr.fileno(), self._log)
         return self._log.take()
 
     # --- the protocol ------------------------------------------------------------------
