@@ -16,8 +16,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play games among 3 or 4 bots and print a summary")
     play.add_argument("bots", nargs="+", metavar="BOT", help="built-in name or bot file (.py)")
-    play.add_argument("--games", type=int, default=10)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="reproduce a run: game i gets seed SEED+i (small seeds are guessable by a bot "
+        "that scans them; without --seed every game gets a fresh 128-bit seed)",
+    )
     play.add_argument("--replays", metavar="DIR", help="write one replay JSON file per game")
     play.add_argument("--json", action="store_true", help="print the summary as JSON last")
     play.add_argument("--no-trade", action="store_true", help="switch domestic trade off")

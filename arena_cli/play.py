@@ -35,6 +35,7 @@ from arena_runner import (
 )
 from bots.registry import BUILTINS, BotLoadError, load_player_class, resolve_bot
 from engine import BoardSetup, Game, RulesConfig
+from engine.rng import new_seed
 
 
 @dataclass
@@ -48,8 +49,15 @@ class BotTally:
     slowest: float = 0.0
     defaults: int = 0
     forfeits: int = 0
-    faults: list[tuple[int, Fault]] = field(default_factory=list)
+    faults: list[tuple[int | str, Fault]] = field(default_factory=list)
     """(game seed, fault)."""
+
+
+def game_seeds(seed: int | None, games: int) -> list[int | str]:
+    """``seed + i`` for game i (reproducible), or fresh 128-bit seeds without ``seed``."""
+    if seed is not None:
+        return [seed + i for i in range(games)]
+    return [new_seed() for _ in range(games)]
 
 
 class SetupError(Exception):
@@ -67,6 +75,7 @@ def run_play(args: argparse.Namespace) -> int:
         error("--timeout must be positive")
         return 2
     config = _config(args)
+    args.game_seeds = game_seeds(args.seed, args.games)
     drivers: list[SeatDriver] = []
     runner: BotRunner | None = None
     try:
@@ -119,10 +128,10 @@ def _add_drivers(
 def _preflight(args: argparse.Namespace, config: RulesConfig, drivers: list[SeatDriver]) -> None:
     """Start every bot once on the first game's board so a broken bot is reported before
     any game is played (bot ``j`` sits in seat ``j`` in the first game)."""
-    game = Game.new(config, args.seed)
+    game = Game.new(config, args.game_seeds[0])
     for j, (spec, driver) in enumerate(zip(args.bots, drivers, strict=True)):
         observation = game.observe(j, with_legal=False)
-        fault = driver.start(j, config, game.layout, bot_seed(args.seed, j), observation)
+        fault = driver.start(j, config, game.layout, bot_seed(args.game_seeds[0], j), observation)
         if fault is not None:
             raise SetupError(f"bot {spec!r} could not start: {fault.message}")
 
@@ -153,7 +162,7 @@ def _play_games(
     ) as progress:
         task = progress.add_task("playing", total=args.games)
         for i in range(args.games):
-            seed = args.seed + i
+            seed = args.game_seeds[i]
             # Rotate seats: in game i, bot j sits in seat (j + i) % n.
             bot_at = [0] * n
             for j in range(n):
@@ -184,7 +193,7 @@ def _play_games(
     return 0
 
 
-def _tally(tally: BotTally, result: MatchResult, seat: int, seed: int) -> None:
+def _tally(tally: BotTally, result: MatchResult, seat: int, seed: int | str) -> None:
     outcome, stats = result.outcome, result.stats[seat]
     tally.games += 1
     tally.wins += outcome.winner == seat
@@ -216,7 +225,7 @@ def _summary(
 ) -> dict[str, Any]:
     return {
         "games": args.games,
-        "seed": args.seed,
+        "seed": args.seed if args.seed is not None else "fresh 128-bit seeds",
         "runner": runner,
         "mean_turns": round(statistics.fmean(turns), 2),
         "truncated": truncated,

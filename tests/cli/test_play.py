@@ -58,7 +58,17 @@ def test_play_rotates_seats(tmp_path: Path) -> None:
     bot = tmp_path / "first_legal.py"
     bot.write_text(FIRST_ACTION_BOT)
     result = run_cli(
-        "play", str(bot), "random", "random", "--games", "3", "--replays", str(tmp_path), "--json"
+        "play",
+        str(bot),
+        "random",
+        "random",
+        "--games",
+        "3",
+        "--seed",
+        "0",
+        "--replays",
+        str(tmp_path),
+        "--json",
     )
     assert result.returncode == 0, result.stderr
     seats_of_bot = []
@@ -109,7 +119,9 @@ def test_play_reports_faults_and_decision_times(tmp_path: Path) -> None:
         "import time\nfrom bots import Player\n\n\nclass Sleepy(Player):\n"
         "    def act(self, observation):\n        time.sleep(30)\n"
     )
-    result = run_cli("play", str(bot), "random", "random", "--games", "1", "--timeout", "0.3")
+    result = run_cli(
+        "play", str(bot), "random", "random", "--games", "1", "--seed", "0", "--timeout", "0.3"
+    )
     assert result.returncode == 0, result.stderr
     assert "faults" in result.stdout and "max ms" in result.stdout
     assert (
