@@ -117,14 +117,14 @@ def _decide(game: Game, seat: Seat, decision: float, max_strikes: int) -> Action
     began = time.perf_counter()
     reply = driver.act(observation, clock)
     seat.stats.add(time.perf_counter() - began)
-    seat.stats.offturn_cpu += driver.last_offturn_cpu
     step = len(game.state.steps)
-    in_time = seat.charge(clock, driver.last_cpu)
+    offturn = driver.last_offturn_cpu
+    in_time = seat.charge(clock, driver.last_cpu, offturn)
     if isinstance(reply, Fault):
         seat.record(reply, max_strikes)
         return None
     if not in_time:
-        seat.bank_exhausted(clock, driver.last_cpu, step)
+        seat.bank_exhausted(clock, driver.last_cpu, step, offturn)
         return None
     try:
         game.check(reply)

@@ -19,6 +19,8 @@ class SandboxPolicy:
 
     ``freeze``: stop bots that are not on turn (cgroup freezer, else SIGSTOP/SIGCONT).
     ``cgroups``: give each bot its own cgroup (only where the probe found them usable).
+    ``jail_layers``: tests of single layers only — the in-child layers to apply and
+    require instead of the tier's own.
     """
 
     tier: Tier
@@ -26,6 +28,12 @@ class SandboxPolicy:
     uid: int = SANDBOX_UID
     cgroups: bool = False
     freeze: bool = True
+    jail_layers: tuple[str, ...] | None = None
+
+    @property
+    def required_layers(self) -> tuple[str, ...]:
+        """The in-child layers every bot's hello must report as applied."""
+        return self.tier.jail_layers if self.jail_layers is None else self.jail_layers
 
 
 def resolve_policy(

@@ -226,6 +226,8 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
             workdir=workdir,
             cgroup=cgroup,
             uid=policy.uid,
+            require=policy.jail_layers,
+            jail_layers=policy.jail_layers,
         )
     except BaseException:
         if cgroup is not None:

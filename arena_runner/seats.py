@@ -10,6 +10,9 @@ from arena_runner.result import Fault, FaultKind, Forfeit, SeatStats
 from engine import Action, BoardLayout, Clock, Observation, RulesConfig
 
 DEFAULT_MAX_STRIKES = 3
+OFFTURN_ALLOWANCE = 0.001
+"""CPU seconds a bot may use between its decisions without paying for them: finishing
+the loop after its reply, before the freeze lands (tens to hundreds of µs in practice)."""
 
 
 @dataclass
@@ -44,16 +47,20 @@ class Seat:
         elif self.strikes >= max_strikes:
             self._forfeit(fault.step, f"{self.strikes} strikes (last: {fault.kind.value})")
 
-    def charge(self, clock: Clock, cpu: float) -> bool:
-        """Take the CPU beyond the decision budget out of the bank; False once overdrawn."""
+    def charge(self, clock: Clock, cpu: float, offturn: float = 0.0) -> bool:
+        """Take the CPU beyond the decision budget, and all CPU used off turn (a bot
+        frozen off turn uses none; one that found a way to run anyway pays for it), out of
+        the bank; False once overdrawn."""
         self.stats.cpu += cpu
-        self.bank -= max(0.0, cpu - clock.decision)
+        self.stats.offturn_cpu += offturn
+        self.bank -= max(0.0, cpu - clock.decision) + max(0.0, offturn - OFFTURN_ALLOWANCE)
         self.stats.bank_left = max(0.0, self.bank)
         return self.bank >= 0.0
 
-    def bank_exhausted(self, clock: Clock, cpu: float, step: int) -> None:
+    def bank_exhausted(self, clock: Clock, cpu: float, step: int, offturn: float = 0.0) -> None:
         """Record the overdrawn bank: a TIMEOUT strike and a forfeit."""
-        message = f"time bank exhausted ({cpu:.3g} s CPU for a {clock.decision:.3g} s decision)"
+        message = f"time bank exhausted ({cpu:.3g} s CPU for a {clock.decision:.3g} s decision"
+        message += f", {offturn:.3g} s CPU off turn)" if offturn > 0.0005 else ")"
         self.faults.append(Fault(self.index, step, FaultKind.TIMEOUT, message))
         self._forfeit(step, message)
 

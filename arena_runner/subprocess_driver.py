@@ -256,7 +256,7 @@ class SubprocessDriver:
             self._release(graceful=False)
             return self._fault(step, FaultKind.PLATFORM, f"no sandbox hello: {hello['type']!r}")
         applied = (hello["jail"] or {}).get("applied", {})
-        missing = [name for name in self.tier.jail_layers if not applied.get(name)]
+        missing = [name for name in self.policy.required_layers if not applied.get(name)]
         if missing:
             self._release(graceful=False)
             message = f"sandbox tier {self.tier.name} needs {missing}, the child lacks them"

@@ -214,9 +214,36 @@ DENIED_SYSCALLS = (
     *("swapon", "swapoff", "acct", "quotactl", "syslog", "vhangup", "iopl", "ioperm"),
     *("name_to_handle_at", "open_by_handle_at", "lookup_dcookie", "uselib"),
     *("settimeofday", "clock_settime", "clock_adjtime", "adjtimex"),
+    # the host's disks: one sync() flushes every unwritten page of the machine
+    *("sync", "syncfs"),
+    # watching the shared read-only folders (another bot loading its modules)
+    *("inotify_init", "inotify_init1", "fanotify_init"),
+    # timers that deliver a signal of the bot's choosing (a SIGCONT wakes a bot stopped
+    # off turn); seccomp cannot read the sigevent, so POSIX timers are denied outright
+    # (setitimer/alarm only ever deliver SIGALRM, SIGVTALRM or SIGPROF, and stay allowed)
+    "timer_create",
 )
 SELF_ONLY_SYSCALLS = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
+"""Signals: only to its own pid (arg 0)."""
+OWN_PROCESS_SYSCALLS = (
+    "prlimit64",
+    "sched_setaffinity",
+    "sched_setscheduler",
+    "sched_setparam",
+    "sched_setattr",
+)
+"""Calls on a process named by pid (arg 0): only 0, "this process" (a peer's RLIMIT_CPU
+set to 1 s kills it; its CPU or priority can be starved)."""
+OWN_PRIORITY_SYSCALLS = {"setpriority": 0, "ioprio_set": 1}
+"""``(which, who, ...)`` calls: only ``which`` = the process kind (PRIO_PROCESS = 0,
+IOPRIO_WHO_PROCESS = 1) and ``who`` = 0 (this process): no process groups, no users."""
 _DENIED_IOCTLS = (0x5412, 0x541C)  # TIOCSTI, TIOCLINUX
+_F_SETOWN, _F_SETSIG, _F_SETLEASE, _F_NOTIFY, _F_SETOWN_EX = 8, 10, 1024, 1026, 15
+_DENIED_FCNTLS = (_F_SETOWN, _F_SETSIG, _F_SETLEASE, _F_NOTIFY, _F_SETOWN_EX)
+"""fcntl commands that make the kernel signal a process (SIGIO or a chosen signal)."""
+_INT = 0xFFFFFFFF
+"""The kernel reads these arguments as 32-bit ints: compare the low 32 bits only, so a
+high bit set by the bot cannot make a denied value look different."""
 
 
 _KNOWN_LIBRARIES = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}
@@ -264,20 +291,26 @@ def _apply_seccomp() -> None:
     pid = os.getpid()
     for name in SELF_ONLY_SYSCALLS:
         _add_rule(sc, filt, deny, name, sc.Arg(0, sc.NE, pid))
+    for name in OWN_PROCESS_SYSCALLS:  # any pid but 0 (64-bit compare: high bits deny too)
+        _add_rule(sc, filt, deny, name, sc.Arg(0, sc.NE, 0))
+    for name, kind in OWN_PRIORITY_SYSCALLS.items():
+        _add_rule(sc, filt, deny, name, sc.Arg(0, sc.NE, kind))
+        _add_rule(sc, filt, deny, name, sc.Arg(1, sc.NE, 0))
     for request in _DENIED_IOCTLS:
-        _add_rule(sc, filt, deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, request))
+        _add_rule(sc, filt, deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, _INT, request))
+    for command in _DENIED_FCNTLS:
+        _add_rule(sc, filt, deny, "fcntl", sc.Arg(1, sc.MASKED_EQ, _INT, command))
     # keep the parent-death signal set by the launcher (setpriv --pdeathsig)
-    _add_rule(sc, filt, deny, "prctl", sc.Arg(0, sc.EQ, _PR_SET_PDEATHSIG))
+    _add_rule(sc, filt, deny, "prctl", sc.Arg(0, sc.MASKED_EQ, _INT, _PR_SET_PDEATHSIG))
     filt.load()
 
 
 def _add_rule(sc: Any, filt: Any, action: int, name: str, *args: Any) -> None:
-    try:
-        number = sc.resolve_syscall(sc.Arch.NATIVE, name)
-    except OSError:
-        return
-    if number >= 0:  # negative: the syscall does not exist on this architecture
-        filt.add_rule(action, number, *args)
+    """Add one rule; an unknown syscall name fails the layer (closed), never skipped."""
+    number = sc.resolve_syscall(sc.Arch.NATIVE, name)
+    if number == -1:  # __NR_SCMP_ERROR: libseccomp does not know the name
+        raise OSError(errno.EINVAL, f"seccomp does not know the syscall {name!r}")
+    filt.add_rule(action, number, *args)
 
 
 # --- entry points --------------------------------------------------------------------

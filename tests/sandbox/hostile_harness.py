@@ -77,13 +77,18 @@ def play_hostile(
     limits: Limits | None = None,
     victim_source: str = VICTIM,
     warm: int = 0,
+    policy_changes: dict[str, Any] | None = None,
 ) -> Played:
     """Seat 0: ``hostile/<name>.py`` with ``PARAMS`` filled in; seats 1, 2: a private
     random bot. Checks the invariants and returns what the parent saw. ``warm``: the
-    runner's blank sandboxes (the bots then start in sandboxes made before them)."""
+    runner's blank sandboxes (the bots then start in sandboxes made before them).
+    ``policy_changes``: fields of the sandbox policy to change (tests of single layers)."""
     need_tier(Tier.FULL)
     policy = dataclasses.replace(
-        resolve_policy(Tier.FULL), uid=TEST_UID, limits=limits or Limits(import_seconds=5.0)
+        resolve_policy(Tier.FULL),
+        uid=TEST_UID,
+        limits=limits or Limits(import_seconds=5.0),
+        **(policy_changes or {}),
     )
     with tempfile.TemporaryDirectory(prefix="catan-hostile-") as tmp:
         victim = Path(tmp) / "victim.py"
