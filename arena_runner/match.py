@@ -21,6 +21,15 @@ from engine.rng import bot_seed
 
 DEFAULT_DECISION_TIMEOUT = 5.0
 IN_PROCESS = "in-process"
+GAME_DECISIONS = 120
+"""A seat's default wall-clock budget for one game is this many full decisions plus its
+bank: a bot that thinks its whole clock on every decision plays ~120 decisions (a
+typical game asks 100-300), one that sleeps cannot hold a worker for hours."""
+
+
+def game_budget(decision: float, bank: float) -> float:
+    """The default wall-clock seconds one seat may spend deciding in one game."""
+    return GAME_DECISIONS * decision + bank
 
 
 def default_autopilot() -> PlayerFactory:
@@ -42,6 +51,7 @@ def play_match(
     autopilot: PlayerFactory | None = None,
     ask_forced: bool = False,
     one_cpu: bool = True,
+    game_seconds: float | None = None,
 ) -> MatchResult:
     """Play the game ``seed`` with ``drivers[s]`` in seat ``s``.
 
@@ -54,6 +64,10 @@ def play_match(
     is always possible) is applied without asking the bot unless ``ask_forced``: the bot
     sees it in its history at its next decision.
 
+    Each seat may spend ``game_seconds`` of wall clock deciding in the game (default
+    :func:`game_budget`); past it the seat is forfeited. It is also the CPU a bot process
+    must still be allowed (RLIMIT_CPU) when the game starts.
+
     With ``one_cpu`` the match claims one CPU for this thread and every bot process
     (:mod:`arena_runner.affinity`): a decision's hand-over then stays on one core.
     """
@@ -64,7 +78,8 @@ def play_match(
     with claim as cpu:
         game = Game.new(config, seed)
         rng = random.Random(f"safe-default/{seed}")
-        seats = [Seat(s, d, time_bank) for s, d in enumerate(drivers)]
+        budget = game_budget(decision_timeout, time_bank) if game_seconds is None else game_seconds
+        seats = [Seat(s, d, time_bank, wall_left=budget) for s, d in enumerate(drivers)]
         pilot_factory = autopilot or default_autopilot()
 
         def take_over(seat: Seat) -> None:
@@ -74,6 +89,9 @@ def play_match(
             )
 
         for seat in seats:
+            prepare = getattr(seat.driver, "prepare_game", None)
+            if prepare is not None:
+                prepare(budget)
             observation = game.observe(seat.index, with_legal=False)
             fault = seat.driver.start(
                 seat.index, config, game.layout, bot_seed(seed, seat.index), observation
@@ -112,12 +130,17 @@ def play_match(
 def _decide(game: Game, seat: Seat, decision: float, max_strikes: int) -> Action | None:
     """Ask the seat's bot; None when it faulted (the fault is recorded)."""
     driver = seat.driver
-    clock = Clock(decision, max(0.0, seat.bank))
+    step = len(game.state.steps)
+    if seat.wall_left <= 0:
+        seat.wall_exhausted(step)
+        return None
+    clock = Clock(decision, max(0.0, seat.bank), game=seat.wall_left)
     observation = game.observe(seat.index)
     began = time.perf_counter()
     reply = driver.act(observation, clock)
-    seat.stats.add(time.perf_counter() - began)
-    step = len(game.state.steps)
+    elapsed = time.perf_counter() - began
+    seat.stats.add(elapsed)
+    seat.wall_left -= elapsed
     offturn = driver.last_offturn_cpu
     in_time = seat.charge(clock, driver.last_cpu, offturn)
     if isinstance(reply, Fault):

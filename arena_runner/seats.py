@@ -27,6 +27,8 @@ class Seat:
     forfeit: Forfeit | None = None
     autopilot: InProcessDriver | None = None
     platform_failed: bool = False
+    wall_left: float = float("inf")
+    """Wall-clock seconds the bot may still spend deciding in this game."""
 
     @property
     def strikes(self) -> int:
@@ -61,6 +63,12 @@ class Seat:
         """Record the overdrawn bank: a TIMEOUT strike and a forfeit."""
         message = f"time bank exhausted ({cpu:.3g} s CPU for a {clock.decision:.3g} s decision"
         message += f", {offturn:.3g} s CPU off turn)" if offturn > 0.0005 else ")"
+        self.faults.append(Fault(self.index, step, FaultKind.TIMEOUT, message))
+        self._forfeit(step, message)
+
+    def wall_exhausted(self, step: int) -> None:
+        """Record the spent per-game wall-clock budget: a TIMEOUT strike and a forfeit."""
+        message = "wall clock for the game exhausted (its decisions took the whole budget)"
         self.faults.append(Fault(self.index, step, FaultKind.TIMEOUT, message))
         self._forfeit(step, message)
 

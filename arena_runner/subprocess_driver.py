@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import math
 import os
 import subprocess
 import threading
@@ -44,6 +46,8 @@ from engine.observation_stream import ObservationEncoder
 DEFAULT_END_TIMEOUT = 2.0
 EXIT_GRACE = 1.0
 """Seconds a bot process gets to exit by itself once its stdin is closed."""
+CPU_LIMIT_MARGIN = 2
+"""Seconds of RLIMIT_CPU beyond a game's budget (the runner's own limits strike first)."""
 WALL_CAP_FACTOR = 3.0
 """A decision is killed after ``3 x decision time + bank`` seconds of wall clock."""
 
@@ -98,6 +102,10 @@ class SubprocessDriver:
         self.last_offturn_cpu = 0.0
         self.cpu_mark = 0.0
         """The bot's CPU time when it last stopped deciding (for off-turn CPU)."""
+        self._cpu_needed = 0
+        """RLIMIT_CPU seconds a game needs (set by :meth:`prepare_game`)."""
+        self._cpu_limit = policy.limits.cpu_seconds
+        """RLIMIT_CPU of the current process."""
         self.launch()
 
     # --- process life ------------------------------------------------------------------
@@ -122,6 +130,13 @@ class SubprocessDriver:
         """Start a fresh bot process; a failure is kept and reported by ``start``."""
         self._release(graceful=False)
         self._hello, self._launch_error = False, None
+        limits = self.policy.limits
+        if limits.cpu_seconds < self._cpu_needed:
+            limits = dataclasses.replace(limits, cpu_seconds=self._cpu_needed)
+            if self._warm is not None:  # started with too small a CPU limit
+                kill_bot_process(self._warm[0])
+                self._warm = None
+        self._cpu_limit = limits.cpu_seconds
         try:
             if self._warm is not None:
                 (proc, self._deferred_bot), self._warm = self._warm, None
@@ -130,7 +145,8 @@ class SubprocessDriver:
             else:
                 if self._workdir is None or not self._workdir.exists():
                     self._workdir = make_workdir()
-                proc = spawn_bot_process(self.path, self.policy, self._workdir)
+                policy = dataclasses.replace(self.policy, limits=limits)
+                proc = spawn_bot_process(self.path, policy, self._workdir)
         except OSError as exc:
             self._launch_error = f"the sandbox could not start: {type(exc).__name__}: {exc}"
             return
@@ -140,6 +156,20 @@ class SubprocessDriver:
         self._proc = proc
         self._reader = LineReader(popen.stdout.fileno(), self.policy.limits.message_bytes)
         self._stderr_thread = drain_into(popen.stderr.fileno(), self._log)
+
+    def prepare_game(self, cpu_seconds: float) -> None:
+        """Before a game in which the bot may use up to ``cpu_seconds`` of CPU (its
+        wall-clock budget for the game): a reused process whose RLIMIT_CPU could not cover
+        that on top of what it has used is replaced by a fresh one (whose limit does)."""
+        self._cpu_needed = math.ceil(cpu_seconds) + CPU_LIMIT_MARGIN
+        proc = self._proc
+        if (
+            proc is not None
+            and self._hello
+            and self.alive
+            and self._cpu_limit - proc.cpu() < self._cpu_needed
+        ):
+            self.launch()
 
     def pause(self) -> None:
         """Freeze the bot while others decide (no-op when freezing is off)."""
@@ -310,6 +340,9 @@ class SubprocessDriver:
         began, cpu0 = time.monotonic(), proc.cpu()
         self.last_offturn_cpu = max(0.0, cpu0 - self.cpu_mark) if clock is not None else 0.0
         cap = budget if clock is None else WALL_CAP_FACTOR * clock.decision + clock.bank
+        wall = "wall clock per decision"
+        if clock is not None and clock.game is not None and clock.game < cap:
+            cap, wall = max(clock.game, 0.0), "wall clock left for the game"
         deadline = began + min(budget, cap)
         try:
             write_all(proc.popen.stdin.fileno(), encode(message), began + cap, then=proc.thaw)
@@ -320,9 +353,12 @@ class SubprocessDriver:
                 except PipeTimeout:
                     used, now = proc.cpu() - cpu0, time.monotonic()
                     if used >= budget:
-                        raise PipeTimeout(f"used {used:.3g} s of CPU, its {budget:.3g} s") from None
+                        raise PipeTimeout(
+                            f"used {used:.3g} s of CPU, its {budget:.3g} s "
+                            "(CPU per decision + time bank)"
+                        ) from None
                     if now >= began + cap:
-                        raise PipeTimeout(f"no reply within {cap:.3g} s (wall clock)") from None
+                        raise PipeTimeout(f"no reply within {cap:.3g} s ({wall})") from None
                     deadline = min(began + cap, now + max(budget - used, 0.001))
         except PipeTimeout as exc:
             self.last_cpu = max(0.0, proc.cpu() - cpu0)

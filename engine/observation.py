@@ -25,24 +25,32 @@ from engine.types import DevCard, Resource
 class Clock:
     """Thinking time for the current decision, set by the match runner (seconds).
 
-    ``decision`` is the budget for this decision; ``bank`` the per-game overage time
+    ``decision`` is the CPU budget for this decision; ``bank`` the per-game overage time
     left, used once a decision runs past its budget. A bot that exceeds both is timed out.
+    ``game``, when set, is the wall-clock time the seat has left for the rest of the game
+    (the sum of its decisions' wall time may not exceed the game's budget).
     """
 
     decision: float
     bank: float
+    game: float | None = None
 
     def to_dict(self) -> dict[str, float]:
-        return {"decision": self.decision, "bank": self.bank}
+        data = {"decision": self.decision, "bank": self.bank}
+        if self.game is not None:
+            data["game"] = self.game
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Clock:
         if not isinstance(data, dict):
             raise ValueError("clock must be an object")
-        decision, bank = data.get("decision"), data.get("bank")
+        decision, bank, game = data.get("decision"), data.get("bank"), data.get("game")
         if not isinstance(decision, (int, float)) or not isinstance(bank, (int, float)):
             raise ValueError("clock needs numeric 'decision' and 'bank'")
-        return cls(float(decision), float(bank))
+        if game is not None and not isinstance(game, (int, float)):
+            raise ValueError("clock 'game' must be numeric")
+        return cls(float(decision), float(bank), None if game is None else float(game))
 
 
 def visible_outcome(step: Step, viewer: int | None) -> Any:

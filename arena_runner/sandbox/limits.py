@@ -15,7 +15,9 @@ class Limits:
     """
 
     address_space: int = 1 << 30  # RLIMIT_AS
-    cpu_seconds: int = 120  # RLIMIT_CPU for the whole game (SIGXCPU, then SIGKILL at +1 s)
+    cpu_seconds: int = 1200  # RLIMIT_CPU of the process (SIGXCPU, then SIGKILL at +1 s);
+    # a reused process is started afresh before a game it could not finish within it
+    # (SubprocessDriver.prepare_game: each game may use its whole wall-clock budget)
     open_files: int = 64  # RLIMIT_NOFILE
     file_size: int = 16 << 20  # RLIMIT_FSIZE (writes past it fail with EFBIG)
     processes: int = 0  # RLIMIT_NPROC: no fork, no threads (seccomp also denies clone)

@@ -189,7 +189,7 @@ def test_in_process_bots_see_the_clock() -> None:
     drivers = [InProcessDriver(ClockWatcher) for _ in range(3)]
     play_match(RulesConfig(players=3), 4, drivers, decision_timeout=1.5, time_bank=7.0)
     assert ClockWatcher.clocks and all(c is not None for c in ClockWatcher.clocks)
-    assert ClockWatcher.clocks[0] == Clock(1.5, 7.0)
+    assert ClockWatcher.clocks[0] == Clock(1.5, 7.0, game=120 * 1.5 + 7.0)
 
 
 def test_safe_default_prefers_doing_nothing() -> None:

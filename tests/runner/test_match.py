@@ -118,6 +118,6 @@ def test_bot_output_goes_to_the_log_not_the_protocol(bot_dir: Path) -> None:
     drivers += [SubprocessDriver(resolve_bot("random")) for _ in range(3)]
     result = run(drivers)
     assert result.all_faults == []
-    assert "to stdout 1 Clock(decision=5.0, bank=0.0)\n" in result.logs[0]
+    assert "to stdout 1 Clock(decision=5.0, bank=0.0, game=600.0)\n" in result.logs[0]
     assert "to stderr" in result.logs[0]
     assert result.logs[1:] == ["", "", ""]
