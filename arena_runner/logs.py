@@ -9,6 +9,8 @@ import termios
 import threading
 import time
 
+from bots.protocol import clean_text
+
 DEFAULT_LOG_CAP = 64 * 1024
 
 
@@ -39,20 +41,21 @@ class CappedLog:
                 self._dropped += extra
 
     def take(self) -> str:
-        """Everything kept so far (then start afresh)."""
+        """Everything kept so far, cleaned of control characters (then start afresh)."""
         with self._lock:
             text = self._head.decode(errors="replace")
             if self._dropped:
                 text += f"\n[... {self._dropped} bytes dropped ...]\n"
             text += self._tail.decode(errors="replace")
             self._head, self._tail, self._dropped = bytearray(), bytearray(), 0
-        return text
+        return clean_text(text)
 
     def tail(self, lines: int = 10) -> str:
         """The last few lines, without consuming the log."""
         with self._lock:
             data = self._tail if self._dropped else self._head + self._tail
-            return "\n".join(data.decode(errors="replace").rstrip().splitlines()[-lines:])
+            text = data.decode(errors="replace").rstrip()
+            return clean_text("\n".join(text.splitlines()[-lines:]))
 
 
 def drain_into(fd: int, log: CappedLog) -> threading.Thread:

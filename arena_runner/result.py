@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from bots.protocol import TEXT_LIMITS, clean_text
 from engine import Outcome
 from engine.replay import Replay
 
@@ -35,7 +36,9 @@ class FaultKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One failure: ``step`` is the index of the decision (history length)."""
+    """One failure: ``step`` is the index of the decision (history length). ``message``
+    and ``detail`` may quote the bot: they are cleaned and clipped on the way in
+    (:func:`bots.protocol.clean_text`), so they are safe to store and to print."""
 
     seat: int
     step: int
@@ -43,6 +46,10 @@ class Fault:
     message: str
     detail: str = ""
     """A traceback or the end of the bot's log, when there is one."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", clean_text(self.message, TEXT_LIMITS["message"]))
+        object.__setattr__(self, "detail", clean_text(self.detail, TEXT_LIMITS["traceback"]))
 
     def to_dict(self) -> dict[str, Any]:
         return {

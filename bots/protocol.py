@@ -111,6 +111,34 @@ class ProtocolError(ValueError):
     """A message is not valid protocol JSON; the text says what is wrong."""
 
 
+# --- bot-supplied text -------------------------------------------------------------------
+
+TEXT_LIMITS: Final[dict[str, int]] = {"message": 2_000, "traceback": 8_000, "name": 64}
+"""The longest bot-supplied strings kept, by field (longer ones are clipped)."""
+_UNSAFE_CHARS: Final[dict[int, None]] = dict.fromkeys(
+    [
+        *(c for c in range(0x20) if c not in (0x09, 0x0A)),  # C0 controls (NUL, ESC...)
+        *range(0x7F, 0xA0),  # DEL and C1 controls (CSI 0x9B...)
+        *range(0x202A, 0x202F),  # bidirectional overrides
+        *range(0x2066, 0x206A),  # bidirectional isolates
+    ]
+)
+
+
+_CLIPPED: Final = "...(clipped)"
+
+
+def clean_text(text: str, limit: int | None = None) -> str:
+    """Bot-supplied text made safe to store and show: no NUL (PostgreSQL refuses it in
+    text and jsonb), no control characters or terminal escapes (ESC, CSI; tabs and
+    newlines stay), no bidirectional overrides, no lone surrogates; clipped to
+    ``limit`` characters with a marker."""
+    text = text.encode("utf-8", "replace").decode("utf-8").translate(_UNSAFE_CHARS)
+    if limit is not None and len(text) > limit:
+        text = text[: limit - len(_CLIPPED)] + _CLIPPED
+    return text
+
+
 # --- constructors ------------------------------------------------------------------------
 
 
@@ -192,11 +220,16 @@ def parse_host_message(line: bytes) -> Message:
 
 
 def parse_child_message(line: bytes) -> Message:
-    """Decode and validate a child-to-host line."""
+    """Decode and validate a child-to-host line. Only the message's own fields are kept,
+    and every string in them is cleaned (:func:`clean_text`): what a bot writes is data."""
     message = check_message(decode(line), _CHILD_FIELDS, "bot")
     if message["type"] == "error" and message["where"] not in ERROR_PLACES:
         raise ProtocolError(f"error 'where' must be one of {', '.join(ERROR_PLACES)}")
-    return message
+    kept = {"type": message["type"]}
+    for name in _CHILD_FIELDS[message["type"]]:
+        value = message[name]
+        kept[name] = clean_text(value, TEXT_LIMITS.get(name)) if isinstance(value, str) else value
+    return kept
 
 
 def check_message(data: Any, fields: dict[str, dict[str, tuple[type, ...]]], side: str) -> Message:

@@ -347,21 +347,32 @@ def _bag_field(data: dict[str, Any], name: str) -> Bag:
 
 
 def action_from_dict(data: object) -> Action:
-    """Parse the JSON form of an action; raise :class:`InvalidActionError` if malformed."""
+    """Parse the JSON form of an action; raise :class:`InvalidActionError` if malformed,
+    including fields the action does not have (what a bot sends is never kept beyond
+    the action's own fields: the decode cache holds canonical keys only, and is bounded)."""
     if type(data) is dict:
         try:
             # Types are part of the key, so that True or 1.0 never pass for the int 1.
             key = (*data.items(), *map(type, data.values()))
             hit = _DECODED.get(key)
         except TypeError:  # unhashable values (trade bags): no caching
-            return _parse_action_dict(data)
+            return _only_own_fields(data, _parse_action_dict(data))
         if hit is not None:
             return hit
-        action = _parse_action_dict(data)
+        action = _only_own_fields(data, _parse_action_dict(data))
         if len(_DECODED) < _DECODED_MAX and id(action) in _JSON_BY_ID:
             _DECODED[key] = action
         return action
     return _parse_action_dict(data)
+
+
+def _only_own_fields(data: dict[str, Any], action: Action) -> Action:
+    canonical = _JSON_BY_ID.get(id(action)) or action.to_dict()
+    extra = data.keys() - canonical.keys()
+    if extra:
+        names = ", ".join(repr(str(name)[:20]) for name in sorted(map(str, extra))[:3])
+        raise InvalidActionError(f"{action.kind}: unknown field(s) {names} ({len(extra)} in all)")
+    return action
 
 
 def _parse_action_dict(data: object) -> Action:

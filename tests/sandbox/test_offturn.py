@@ -31,7 +31,9 @@ def _play(**policy_changes: Any) -> tuple[Played, float, float]:
 
 
 def _quiet(offturn: float, others: float) -> bool:
-    return offturn < 0.05 * others + 0.02
+    """Frozen: only the moments between a reply and its freeze (~0.01-0.04 s a game).
+    The unprotected control runs for seconds when alone, ~0.5 s on a loaded machine."""
+    return offturn < min(0.15, 0.05 * others + 0.02)
 
 
 def test_the_full_sandbox_gives_no_cpu_off_turn() -> None:
@@ -57,7 +59,7 @@ def test_seccomp_alone_denies_the_timer_under_sigstop() -> None:
 def test_positive_control_sigstop_without_seccomp_runs_and_pays_for_it() -> None:
     played, offturn, others = _play(cgroups=False, jail_layers=WITHOUT_SECCOMP)
     assert "timer_create armed" in played.log
-    assert not _quiet(offturn, others), (offturn, others)
+    assert offturn > 0.3, (offturn, others)
     stats = played.result.stats[0]
     decisions = stats.decisions
     charged = BANK - stats.bank_left
