@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -196,7 +197,7 @@ def _play_games(
 def _tally(tally: BotTally, result: MatchResult, seat: int, seed: int | str) -> None:
     outcome, stats = result.outcome, result.stats[seat]
     tally.games += 1
-    tally.wins += outcome.winner == seat
+    tally.wins += result.winner == seat  # never the autopilot's win of a forfeited seat
     tally.points.append(outcome.points[seat])
     tally.decisions += stats.decisions
     tally.seconds += stats.total
@@ -258,7 +259,7 @@ def _print_table(console: Console, summary: dict[str, Any]) -> None:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in summary["bots"]:
         table.add_row(
-            row["bot"],
+            escape(row["bot"]),  # a name is the author's text: never rich markup
             str(row["wins"]),
             f"{row['win_rate']:.1%}",
             f"{row['mean_points']:.2f}",

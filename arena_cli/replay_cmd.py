@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from arena_cli.output import error
+from bots.protocol import clean_text
 from engine.errors import ReplayError
 from engine.replay import Replay, verify
 
@@ -38,9 +40,19 @@ def run_replay(file: str) -> int:
         console.print("game unfinished")
         return 0
     console.print(f"ended by {outcome.termination.label} after {outcome.turns} turns")
-    for seat, (points, place) in enumerate(zip(outcome.points, outcome.placings, strict=True)):
-        mark = " winner" if outcome.winner == seat else ""
-        console.print(
-            f"  seat {seat} {names.get(seat, '?'):>12}: {points} points, place {place}{mark}"
-        )
+    standings = replay.meta.get("standings")
+    forfeited: set[int] = set()
+    placings, winner = list(outcome.placings), outcome.winner
+    if isinstance(standings, dict):  # forfeited seats: placed last, never credited
+        forfeited = set(standings.get("forfeited") or ())
+        placings = list(standings.get("placings") or placings)
+        winner = standings.get("winner")
+    for seat, (points, place) in enumerate(zip(outcome.points, placings, strict=True)):
+        mark = " winner" if winner == seat else ""
+        if seat in forfeited:
+            mark = " forfeited (its autopilot played on" + (
+                ", and won: no win credited)" if outcome.winner == seat else ")"
+            )
+        name = escape(clean_text(str(names.get(seat, "?")), 64))
+        console.print(f"  seat {seat} {name:>12}: {points} points, place {place}{mark}")
     return 0

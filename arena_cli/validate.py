@@ -78,7 +78,7 @@ def run_validate(args: argparse.Namespace) -> int:
         f"valid: {args.file} (bot {candidate.name!r})",
         f"  sandbox: tier {runner.tier.name}",
         f"  smoke game: seed {args.seed}, seat {seat} against 3 {OPPONENT} bots, "
-        f"{outcome.turns} turns, placed {outcome.placings[seat]} "
+        f"{outcome.turns} turns, placed {result.placings[seat]} "
         f"with {outcome.points[seat]} points",
         f"  decisions: {stats.decisions}, mean {1000 * stats.mean:.2f} ms, "
         f"max {1000 * stats.max:.2f} ms (limit {args.timeout:g} s each)",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from arena_runner.affinity import claimed_cpu
 from arena_runner.defaults import safe_default
 from arena_runner.drivers import PlayerFactory, SeatDriver
-from arena_runner.result import Fault, FaultKind, MatchResult
+from arena_runner.result import Fault, FaultKind, MatchResult, placings_with_forfeits
 from arena_runner.seats import DEFAULT_MAX_STRIKES, Seat
 from engine import Action, Clock, EngineError, Game, Phase, RulesConfig
 from engine.replay import record
@@ -120,11 +120,23 @@ def play_match(
                 if seat.autopilot is None and not seat.stats.autopilot:
                     take_over(seat)
                 action = seat.pilot_act(game.observe(seat.index), Clock(decision_timeout, 0.0))
+                action = _checked(game, action)  # an autopilot is checked like any bot
             if action is None:
                 action = safe_default(game.legal_actions(), rng)
                 seat.stats.defaults += 1
             game.apply_unchecked(action)
         return _finish(game, seats, seat_names)
+
+
+def _checked(game: Game, action: Action | None) -> Action | None:
+    """``action`` if it is legal now, else None (then a safe default is played)."""
+    if action is None:
+        return None
+    try:
+        game.check(action)
+    except EngineError:
+        return None
+    return action
 
 
 def _decide(game: Game, seat: Seat, decision: float, max_strikes: int) -> Action | None:
@@ -176,6 +188,13 @@ def _finish(game: Game, seats: list[Seat], seat_names: Sequence[str] | None) -> 
         meta |= {"faults": flat, "strikes": [s.strikes for s in seats]}
     if forfeits:
         meta["forfeits"] = [f.to_dict() for f in forfeits]
+        forfeited = {f.seat for f in forfeits}
+        winner = outcome.winner if outcome.winner not in forfeited else None
+        meta["standings"] = {
+            "placings": list(placings_with_forfeits(outcome, forfeited)),
+            "winner": winner,
+            "forfeited": sorted(forfeited),
+        }
     if voided:
         meta["voided"] = voided
     replay = record(game, tuple({"seat": i, "name": names[i]} for i in range(len(seats))), **meta)

@@ -150,5 +150,12 @@ class MatchResult:
         return placings_with_forfeits(self.outcome, self.forfeited)
 
     @property
+    def winner(self) -> int | None:
+        """The seat credited with the win: the engine's winner unless that seat was
+        forfeited (then its autopilot won, and nobody is credited)."""
+        winner = self.outcome.winner
+        return None if winner is None or winner in self.forfeited else winner
+
+    @property
     def all_faults(self) -> list[Fault]:
         return sorted((f for seat in self.faults for f in seat), key=lambda f: (f.step, f.seat))

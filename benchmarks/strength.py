@@ -69,7 +69,7 @@ def _play_one(job: tuple[str, str, int, float, bool]) -> GameRecord:
     return GameRecord(
         seed=seed,
         seat=seat,
-        won=outcome.winner == seat,
+        won=result.winner == seat,  # a forfeited seat's autopilot win is no win
         points=outcome.points[seat],
         truncated=outcome.winner is None,
         mean_decision_ms=1000 * stats.mean,

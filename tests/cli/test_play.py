@@ -131,3 +131,50 @@ def test_play_reports_faults_and_decision_times(tmp_path: Path) -> None:
     summary = run_cli("play", "random", "random", "random", "--games", "1", "--json").stdout
     bots = json.loads(summary.strip().splitlines()[-1])["bots"]
     assert all(b["faults"] == 0 and b["max_decision_ms"] >= b["mean_decision_ms"] for b in bots)
+
+
+RAISER = """
+import sys
+from bots import Player
+
+ESCAPES = "\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\x1b]0;title\\x07\\x9b31m"
+
+
+class Raiser(Player):
+    def act(self, observation):
+        sys.stderr.write(ESCAPES + "\\n")
+        raise RuntimeError("[bold red]markup[/] " + ESCAPES)
+"""
+
+
+def test_bot_text_reaches_the_terminal_without_escapes_or_markup(tmp_path: Path) -> None:
+    bot = tmp_path / "[blink]raiser.py"
+    bot.write_text(RAISER)
+    result = run_cli("play", str(bot), "random", "random", "--games", "1", "--seed", "0")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout + result.stderr
+    assert "\x1b" not in out and "\x9b" not in out and "\x07" not in out
+    assert "[blink]raiser" in result.stdout  # the file name shown as written, not as markup
+    assert "[bold red]markup[/]" in result.stderr
+    assert "forfeited 1 games" in result.stderr and "wins" in result.stdout
+
+
+def test_a_forfeited_bot_is_never_credited_with_its_autopilots_wins(tmp_path: Path) -> None:
+    bot = tmp_path / "raiser.py"
+    bot.write_text(RAISER)
+    args = ("play", str(bot), "random", "random", "--games", "3", "--seed", "0", "--json")
+    result = run_cli(*args, "--replays", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.splitlines()[-1])
+    raiser = summary["bots"][0]
+    assert raiser["forfeits"] == 3 and raiser["wins"] == 0, raiser
+    # the heuristic autopilot beats two random bots: the engine's winner is its seat
+    replays = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("game-*.json"))]
+    autopilot_wins = [
+        r for r in replays if r["result"]["winner"] in r["meta"]["standings"]["forfeited"]
+    ]
+    assert autopilot_wins, "the test needs a game won by a forfeited seat's autopilot"
+    for replay in autopilot_wins:
+        assert replay["meta"]["standings"]["winner"] is None
+        shown = run_cli("replay", str(tmp_path / f"game-{replay['seed']}.json"))
+        assert "no win credited" in shown.stdout and " winner" not in shown.stdout

@@ -121,3 +121,28 @@ def test_bot_output_goes_to_the_log_not_the_protocol(bot_dir: Path) -> None:
     assert "to stdout 1 Clock(decision=5.0, bank=0.0, game=600.0)\n" in result.logs[0]
     assert "to stderr" in result.logs[0]
     assert result.logs[1:] == ["", "", ""]
+
+
+def test_an_illegal_autopilot_move_is_replaced_by_a_safe_default() -> None:
+    from arena_runner.drivers import InProcessDriver
+    from bots.player import Player
+    from engine import actions as A
+
+    class Crasher(Player):
+        def act(self, observation):  # type: ignore[no-untyped-def]
+            raise RuntimeError("gone")
+
+    class Cheater(Player):
+        def act(self, observation):  # type: ignore[no-untyped-def]
+            return A.BuildCity(0)  # almost never legal
+
+    drivers = [
+        InProcessDriver(Crasher),
+        InProcessDriver(RandomPlayer),
+        InProcessDriver(RandomPlayer),
+    ]
+    result = play_match(RulesConfig(players=3, vp_to_win=4), 3, drivers, autopilot=Cheater)
+    assert 0 in result.forfeited
+    stats = result.stats[0]
+    assert stats.autopilot > 0 and stats.defaults >= stats.autopilot - 1
+    verify(result.replay)
