@@ -51,8 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--sandbox-tier",
         choices=["FULL", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
         help="sandbox tier for the bot processes (default: the strongest the host "
-        "supports, at least $CATAN_SANDBOX_MIN_TIER; NONE: plain processes, your own bots "
-        "only; also $CATAN_SANDBOX_TIER)",
+        "supports, at least $CATAN_SANDBOX_MIN_TIER; NO_LANDLOCK and NONE: your own bots "
+        "only, granted only through this flag)",
     )
 
     validate = sub.add_parser(

@@ -81,7 +81,8 @@ def run_play(args: argparse.Namespace) -> int:
     runner: BotRunner | None = None
     try:
         if not args.in_process:
-            runner = BotRunner(resolve_policy(getattr(args, "sandbox_tier", None)))
+            tier = getattr(args, "sandbox_tier", None)
+            runner = BotRunner(resolve_policy(tier, trusted_local=tier is not None))
         _add_drivers(args, runner, drivers)
         _preflight(args, config, drivers)
         return _play_games(args, config, drivers, runner)

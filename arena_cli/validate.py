@@ -40,7 +40,8 @@ def run_validate(args: argparse.Namespace) -> int:
     except BotLoadError as exc:
         return _invalid(args.file, str(exc))
     try:
-        runner = BotRunner(resolve_policy(getattr(args, "sandbox_tier", None)))
+        tier = getattr(args, "sandbox_tier", None)
+        runner = BotRunner(resolve_policy(tier, trusted_local=tier is not None))
     except SandboxUnavailable as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 
 from arena_runner.sandbox.launch import SANDBOX_UID
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import SandboxUnavailable, Tier, probe, require
+
+log = logging.getLogger("arena_runner.sandbox")
 
 ENV_TIER = "CATAN_SANDBOX_TIER"
 """Ask for one tier explicitly (``NONE`` for fast local play with your own bots)."""
@@ -36,18 +39,28 @@ class SandboxPolicy:
         return self.tier.jail_layers if self.jail_layers is None else self.jail_layers
 
 
+UNTRUSTED_MINIMUM = Tier.NO_NAMESPACES
+"""The weakest tier untrusted bots may run at: below it (NO_LANDLOCK, NONE) every seat
+can read the others' files or signal them; those tiers are for your own bots only."""
+
+
 def resolve_policy(
     requested: str | Tier | None = None,
     *,
     limits: Limits | None = None,
     uid: int = SANDBOX_UID,
+    trusted_local: bool = False,
 ) -> SandboxPolicy:
     """The policy for this host, failing closed.
 
-    ``requested`` (else ``$CATAN_SANDBOX_TIER``) names a tier to use exactly: ``NONE``
-    is always granted (trusted local bots), a stronger one only if the probe supports it.
-    Without a request the probed tier is used, provided it meets
-    ``$CATAN_SANDBOX_MIN_TIER`` (default FULL); otherwise ``SandboxUnavailable``.
+    ``requested`` (else ``$CATAN_SANDBOX_TIER``) names a tier to use exactly, a strong
+    one only if the probe supports it. Tiers below :data:`UNTRUSTED_MINIMUM` (``NONE``
+    runs bots unconfined) are granted only with ``trusted_local`` — a person running
+    their own bots who asked for it (``--sandbox-tier``), never an environment variable
+    left in a worker's environment. Without a request the probed tier is used, provided
+    it meets ``$CATAN_SANDBOX_MIN_TIER`` (default FULL); otherwise ``SandboxUnavailable``.
+    A host without usable cgroups is logged as a warning (bots are then bounded by
+    rlimits alone, and frozen with signals).
     """
     limits = limits or Limits()
     if requested is None:
@@ -58,11 +71,32 @@ def resolve_policy(
         except KeyError:
             names = ", ".join(t.name for t in Tier)
             raise SandboxUnavailable(f"unknown sandbox tier {requested!r} ({names})") from None
+    weak = requested is not None and requested < UNTRUSTED_MINIMUM
+    if weak and not trusted_local:
+        assert isinstance(requested, Tier)
+        raise SandboxUnavailable(
+            f"sandbox tier {requested.name} is for your own bots only (other seats' files "
+            "and processes are within reach; NONE does not confine at all): ask for it "
+            "explicitly (catan-arena ... --sandbox-tier), never through "
+            f"${ENV_TIER} in a worker's environment"
+        )
     if requested is Tier.NONE:
+        log.warning("sandbox tier NONE: bots run unconfined (trusted local run)")
         return SandboxPolicy(Tier.NONE, limits, uid, cgroups=False)
     found = require() if requested is None else require(requested)
     tier = found.tier if requested is None else requested
+    if tier < UNTRUSTED_MINIMUM and not trusted_local:
+        raise SandboxUnavailable(
+            f"this host supports only sandbox tier {tier.name}, too weak for untrusted bots "
+            f"(at least {UNTRUSTED_MINIMUM.name}): {found.summary()}"
+        )
     use_cgroups = found.cgroups is not None and os.geteuid() == 0
+    if not use_cgroups:
+        log.warning(
+            "no usable cgroups: bot memory is bounded by RLIMIT_AS only and bots are frozen "
+            "with SIGSTOP (seccomp denies the ways to wake themselves): %s",
+            found.summary(),
+        )
     return SandboxPolicy(tier, limits, uid, cgroups=use_cgroups)
 
 
