@@ -6,7 +6,6 @@ import logging
 import os
 from dataclasses import dataclass, field
 
-from arena_runner.sandbox.launch import SANDBOX_UID
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import SandboxUnavailable, Tier, probe, require
 
@@ -28,7 +27,9 @@ class SandboxPolicy:
 
     tier: Tier
     limits: Limits = field(default_factory=Limits)
-    uid: int = SANDBOX_UID
+    uid: int | None = None
+    """None: each bot process claims its own uid from the pool
+    (:mod:`arena_runner.sandbox.uids`); a number: every bot runs as that uid (tests)."""
     cgroups: bool = False
     freeze: bool = True
     jail_layers: tuple[str, ...] | None = None
@@ -48,7 +49,7 @@ def resolve_policy(
     requested: str | Tier | None = None,
     *,
     limits: Limits | None = None,
-    uid: int = SANDBOX_UID,
+    uid: int | None = None,
     trusted_local: bool = False,
 ) -> SandboxPolicy:
     """The policy for this host, failing closed.

@@ -21,7 +21,9 @@ from pathlib import Path
 from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
 from arena_runner.policy import SandboxPolicy
 from arena_runner.sandbox.cgroups import BotCgroup, BotControl, proc_table
-from arena_runner.sandbox.launch import start_sandbox
+from arena_runner.sandbox.launch import SANDBOX_UID, start_sandbox
+from arena_runner.sandbox.tiers import Tier
+from arena_runner.sandbox.uids import UidClaim, claim_uid
 
 _names = itertools.count()
 
@@ -53,6 +55,8 @@ class BotProcess:
         self.frozen = False
         self.uid: int | None = None
         """The sandbox uid it runs as (None: this worker's own)."""
+        self.uid_claim: UidClaim | None = None
+        """Its uid's claim on the pool, released once nothing of it is left."""
         self.seat_dir: Path | None = None
         """The host-side bot dir of its seat (where a blank sandbox's bot is copied)."""
         self.killed = False
@@ -148,6 +152,9 @@ class BotProcess:
         _OUTER.discard(self.popen.pid)
         if self.uid is not None:
             _reap_strays(self.uid)
+        if self.uid_claim is not None:
+            self.uid_claim.release()
+            self.uid_claim = None
 
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -215,9 +222,21 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
     dir under ``workdir``; raises OSError when the sandbox cannot be set up. ``None``
     starts a blank sandbox (``seat_dir`` set) whose bot the ``start`` message names."""
     become_subreaper()
+    claim = None
+    uid = policy.uid
+    if uid is None:
+        uid = SANDBOX_UID
+        if os.geteuid() == 0 and policy.tier is not Tier.NONE:
+            claim = claim_uid()
+            uid = claim.uid
     cgroup = None
-    if policy.cgroups:
-        cgroup = BotCgroup.create(f"bot{next(_names)}", policy.limits)
+    try:
+        if policy.cgroups:
+            cgroup = BotCgroup.create(f"bot{next(_names)}", policy.limits)
+    except BaseException:
+        if claim is not None:
+            claim.release()
+        raise
     try:
         popen, seat_dir = start_sandbox(
             path,
@@ -225,18 +244,21 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
             limits=policy.limits,
             workdir=workdir,
             cgroup=cgroup,
-            uid=policy.uid,
+            uid=uid,
             require=policy.jail_layers,
             jail_layers=policy.jail_layers,
         )
     except BaseException:
         if cgroup is not None:
             cgroup.remove()
+        if claim is not None:
+            claim.release()
         raise
     process = BotProcess(popen, cgroup, tier=policy.tier.name)
     process.seat_dir = seat_dir
-    if os.geteuid() == 0 and policy.uid != 0:
-        process.uid = policy.uid
+    process.uid_claim = claim
+    if os.geteuid() == 0 and uid != 0:
+        process.uid = uid
     _OUTER.add(popen.pid)
     return process
 

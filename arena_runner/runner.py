@@ -12,8 +12,9 @@ from arena_runner.drivers import InProcessDriver, PlayerFactory
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.sandbox.cgroups import janitor
-from arena_runner.sandbox.launch import child_bot_path, fill_seat
+from arena_runner.sandbox.launch import SANDBOX_UID, child_bot_path, fill_seat
 from arena_runner.sandbox.tiers import Tier
+from arena_runner.sandbox.uids import pool as uid_pool
 from arena_runner.subprocess_driver import SubprocessDriver
 from arena_runner.workdir import make_workdir, remove_workdir
 
@@ -21,8 +22,9 @@ log = logging.getLogger("arena_runner")
 
 
 @functools.cache
-def _janitor_once(uid: int) -> None:
-    removed = janitor((uid,))
+def _janitor_once(uid: int | None) -> None:
+    uids = (SANDBOX_UID, *uid_pool()) if uid is None else (uid,)
+    removed = janitor(uids)
     if removed:
         log.warning("janitor removed leftovers of dead runners: %s", ", ".join(removed))
 
