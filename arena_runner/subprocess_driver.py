@@ -337,6 +337,8 @@ class SubprocessDriver:
         if reader.has_pending():
             self._release(graceful=False)
             return self._fault(step, FaultKind.GARBAGE, "it wrote to the protocol pipe unasked")
+        # unpredictable: a reply written ahead of its prompt can never match it
+        seq = message["seq"] = int.from_bytes(os.urandom(4), "little")
         began, cpu0 = time.monotonic(), proc.cpu()
         self.last_offturn_cpu = max(0.0, cpu0 - self.cpu_mark) if clock is not None else 0.0
         cap = budget if clock is None else WALL_CAP_FACTOR * clock.decision + clock.bank
@@ -378,6 +380,11 @@ class SubprocessDriver:
         except ProtocolError as exc:
             self._release(graceful=False)
             return self._fault(step, FaultKind.GARBAGE, f"unreadable reply: {exc}")
+        if reply.get("seq") != seq:
+            self._release(graceful=False)
+            return self._fault(
+                step, FaultKind.GARBAGE, "a reply to another prompt (its seq is not this one's)"
+            )
         if reply["type"] != "error":
             return reply
         if reply["where"] == "import":

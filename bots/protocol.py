@@ -7,7 +7,7 @@ answers each with exactly one line on its stdout. Messages are JSON objects with
 Both sides validate every message with :func:`parse_host_message` and
 :func:`parse_child_message`.
 
-Protocol version 2 (:data:`PROTOCOL_VERSION`)
+Protocol version 3 (:data:`PROTOCOL_VERSION`)
 =============================================
 
 Observations travel in the compact stream form of :mod:`engine.observation_stream`:
@@ -15,9 +15,14 @@ each one carries only what changed since the seat's previous observation of the 
 game, with actions (legal actions, history steps) as numbers in an action table that
 both sides build up during the game. A ``start`` begins a new stream.
 
+Every host message carries a ``"seq"``, a fresh random number, and the child's reply to
+it must carry the same ``"seq"``: each prompt is matched to its own reply. A reply with
+another ``seq`` (written ahead of its prompt, or left over from an earlier one) or one
+nobody asked for is a fault, and the bot process is replaced (version 3).
+
 Host to child:
 
-``{"type": "start", "protocol_version": 2, "seat": 0, "config": {...}, "board": {...},
+``{"type": "start", "protocol_version": 3, "seat": 0, "config": {...}, "board": {...},
 "seed": 123, "observation": {...}}``
     A new game. ``config`` is ``RulesConfig.to_dict()``, ``board`` is
     ``BoardLayout.to_dict()``, ``seed`` seeds the bot's own ``random.Random`` (handed to
@@ -47,7 +52,7 @@ Child to host:
     checks the applied layers against the sandbox tier; a process that dies before this
     line is a platform fault, after it the bot's.
 
-``{"type": "ready", "protocol_version": 2, "name": "my-bot"}``
+``{"type": "ready", "protocol_version": 3, "name": "my-bot"}``
     The bot file was imported, its single ``Player`` subclass built and
     ``on_game_start`` returned.
 
@@ -76,7 +81,7 @@ import orjson
 
 from engine import Outcome, Termination
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 MAX_REPLY_BYTES: Final = 1 << 20
 """Longest child message (one line, newline included) the host accepts."""
 ERROR_PLACES: Final = ("import", "start", "act", "end")
@@ -94,16 +99,17 @@ _HOST_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
         "board": _DICT,
         "seed": _INT,
         "observation": _DICT,
+        "seq": _INT,
     },
-    "act": {"observation": _DICT},
-    "end": {"observation": _DICT, "outcome": _DICT},
+    "act": {"observation": _DICT, "seq": _INT},
+    "end": {"observation": _DICT, "outcome": _DICT, "seq": _INT},
 }
 _CHILD_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
     "sandbox": {"jail": (dict, type(None))},
-    "ready": {"protocol_version": _INT, "name": _STR},
-    "action": {"action": (dict, int)},
-    "error": {"where": _STR, "message": _STR, "traceback": (str, type(None))},
-    "bye": {},
+    "ready": {"protocol_version": _INT, "name": _STR, "seq": _INT},
+    "action": {"action": (dict, int), "seq": _INT},
+    "error": {"where": _STR, "message": _STR, "traceback": (str, type(None)), "seq": _INT},
+    "bye": {"seq": _INT},
 }
 
 

@@ -220,7 +220,9 @@ def serve(inp: BinaryIO, out: BinaryIO, session: BotSession) -> int:
         except ProtocolError as exc:
             sys.stderr.write(f"bots.runtime: bad message from the host: {exc}\n")
             return 3
-        out.write(encode(session.handle(message)))
+        reply = session.handle(message)
+        reply["seq"] = message["seq"]  # the prompt this reply answers
+        out.write(encode(reply))
         out.flush()
         if session.load_error is not None:
             return 1

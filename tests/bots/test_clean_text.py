@@ -17,8 +17,10 @@ def test_lone_surrogates_are_replaced_and_long_text_is_clipped() -> None:
 
 
 def test_parsed_child_messages_are_clean_and_keep_only_their_fields() -> None:
-    line = encode(error_message("act", "boom\x00" + "!" * 10_000, "tb\x1b[2J") | {"junk": 1})
+    line = encode(
+        error_message("act", "boom\x00" + "!" * 10_000, "tb\x1b[2J") | {"junk": 1, "seq": 5}
+    )
     message = parse_child_message(line)
-    assert set(message) == {"type", "where", "message", "traceback"}
+    assert set(message) == {"type", "where", "message", "traceback", "seq"}
     assert "\x00" not in message["message"] and len(message["message"]) == 2_000
     assert message["traceback"] == "tb[2J"

@@ -46,9 +46,9 @@ def test_every_constructor_round_trips_through_its_validator() -> None:
     game = Game.new(CONFIG, 3)
     observation = ObservationEncoder().encode(game.observe(0))
     for message in (
-        start_for(game, 0),
-        act_message(observation),
-        end_message(observation, {"winner": 0}),
+        start_for(game, 0) | {"seq": 1},
+        act_message(observation) | {"seq": 2},
+        end_message(observation, {"winner": 0}) | {"seq": 3},
     ):
         assert parse_host_message(encode(message)) == json.loads(encode(message))
         assert parse_host_message(encode(message))["type"] == message["type"]
@@ -59,9 +59,10 @@ def test_every_constructor_round_trips_through_its_validator() -> None:
         error_message("import", "no Player"),
         bye_message(),
     ):
+        message["seq"] = 4
         assert parse_child_message(encode(message)) == message
     assert encode(bye_message()).endswith(b"\n")
-    assert start_for(game, 0)["protocol_version"] == PROTOCOL_VERSION == 2
+    assert start_for(game, 0)["protocol_version"] == PROTOCOL_VERSION == 3
 
 
 @pytest.mark.parametrize(
@@ -74,7 +75,10 @@ def test_every_constructor_round_trips_through_its_validator() -> None:
         (b'{"type": "action"}', "action message lacks 'action'"),
         (b'{"type": "action", "action": "end"}', "'action' is a string"),
         (b'{"type": "ready", "protocol_version": 1.0, "name": "x"}', "is a number"),
-        (b'{"type": "error", "where": "lunch", "message": "", "traceback": null}', "where"),
+        (
+            b'{"type": "error", "where": "lunch", "message": "", "traceback": null, "seq": 1}',
+            "where",
+        ),
         (b'{"type": "error", "where": "act", "message": 3, "traceback": null}', "'message'"),
     ],
 )

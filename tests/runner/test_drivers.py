@@ -35,16 +35,18 @@ CONFIG = RulesConfig()
 
 def fake_child(directory: Path, *replies: bytes) -> Callable[[Path], BotProcess]:
     """A spawn function for a fake bot process that answers each message with the next
-    of ``replies`` (raw bytes), whatever the message."""
+    of ``replies`` (raw bytes), whatever the message; ``SEQ`` in a reply becomes the
+    ``seq`` of the message it answers."""
     for i, reply in enumerate(replies):
         (directory / f"reply{i}").write_bytes(reply)
     script = (
-        "import sys\n"
+        "import json, sys\n"
         'sys.stdout.buffer.write(b\'{"type": "sandbox", "jail": null}\\n\')\n'
         "sys.stdout.flush()\n"
         f"for i in range({len(replies)}):\n"
-        "    sys.stdin.buffer.readline()\n"
-        f"    sys.stdout.buffer.write(open({str(directory)!r} + f'/reply{{i}}', 'rb').read())\n"
+        "    seq = json.loads(sys.stdin.buffer.readline())['seq']\n"
+        f"    reply = open({str(directory)!r} + f'/reply{{i}}', 'rb').read()\n"
+        "    sys.stdout.buffer.write(reply.replace(b'SEQ', str(seq).encode()))\n"
         "    sys.stdout.flush()\n"
         "sys.stdin.buffer.readline()\n"
     )
@@ -62,7 +64,7 @@ def fake_child(directory: Path, *replies: bytes) -> Callable[[Path], BotProcess]
     return spawn
 
 
-READY = b'{"type": "ready", "protocol_version": 2, "name": "fake"}\n'
+READY = b'{"type": "ready", "protocol_version": 3, "name": "fake", "seq": SEQ}\n'
 
 
 def start(driver: SubprocessDriver, seed: int = 1, seat: int = 0) -> Fault | None:
@@ -77,9 +79,10 @@ def start(driver: SubprocessDriver, seed: int = 1, seat: int = 0) -> Fault | Non
         (b"hello\n", "not valid JSON"),
         (b"[1, 2]\n", "must be a JSON object, not an array"),
         (b'{"type": "shout"}\n', "unknown bot message type 'shout'"),
-        (READY.replace(b"2", b"true"), "'protocol_version' is a boolean"),
-        (READY.replace(b"2", b"1"), "protocol version 1"),
-        (b'{"type": "bye"}\n', "expected a 'ready' reply, got 'bye'"),
+        (READY.replace(b"3", b"true"), "'protocol_version' is a boolean"),
+        (READY.replace(b"3", b"1"), "protocol version 1"),
+        (b'{"type": "bye", "seq": SEQ}\n', "expected a 'ready' reply, got 'bye'"),
+        (b'{"type": "bye", "seq": 7}\n', "a reply to another prompt"),
         (b"x" * (1 << 20) + b"\n", "longer than"),
     ],
 )
@@ -97,7 +100,7 @@ def test_unreadable_replies_are_garbage_and_kill_the_process(
 
 
 def test_an_unreadable_action_is_garbage(tmp_path: Path) -> None:
-    action = b'{"type": "action", "action": {"type": "fly"}}\n'
+    action = b'{"type": "action", "action": {"type": "fly"}, "seq": SEQ}\n'
     driver = SubprocessDriver("fake.py", spawn=fake_child(tmp_path, READY, action))
     try:
         assert start(driver) is None
