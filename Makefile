@@ -34,7 +34,8 @@ typecheck: setup
 	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots
 
 pytest: setup
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 -q -m "not serial"
+	$(PY) -m pytest -q -m serial
 
 ## Engine speed, side by side with catanatron.
 bench: setup

@@ -13,10 +13,19 @@ from bots import Player
 PARAMS: dict = {}
 
 
+BUSY = []
+
+
 def burn(signum, frame):
-    end = time.process_time() + 0.004
-    while time.process_time() < end:
-        pass
+    if BUSY:  # ticks keep coming while it burns: never nest (RecursionError)
+        return
+    BUSY.append(1)
+    try:
+        end = time.process_time() + 0.004
+        while time.process_time() < end:
+            pass
+    finally:
+        BUSY.clear()
 
 
 class _SigEvent(ctypes.Structure):
