@@ -8,10 +8,12 @@ import sys
 from collections.abc import Sequence
 
 from arena_runner.match import DEFAULT_DECISION_TIMEOUT
+from engine import __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="catan-arena", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"catan-arena {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play games among 3 or 4 bots and print a summary")
@@ -25,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
         "that scans them; without --seed every game gets a fresh 128-bit seed)",
     )
     play.add_argument("--replays", metavar="DIR", help="write one replay JSON file per game")
+    play.add_argument(
+        "--logs", metavar="DIR", help="write what each bot printed, one file per bot and game"
+    )
     play.add_argument("--json", action="store_true", help="print the summary as JSON last")
     play.add_argument("--no-trade", action="store_true", help="switch domestic trade off")
     play.add_argument("--board", choices=["beginner", "variable", "random_numbers"])
@@ -74,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     replay = sub.add_parser("replay", help="re-simulate a replay file and summarise it")
-    replay.add_argument("file")
+    replay.add_argument("file", help="a replay JSON file (catan-arena play --replays DIR)")
 
     bench = sub.add_parser("bench", help="engine speed, side by side with catanatron")
     bench.add_argument("--json", action="store_true")

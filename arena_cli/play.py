@@ -145,14 +145,11 @@ def _play_games(
     runner: BotRunner | None,
 ) -> int:
     err = Console(stderr=True)
-    replay_dir = Path(args.replays) if args.replays else None
-    if replay_dir:
-        replay_dir.mkdir(parents=True, exist_ok=True)
+    replay_dir = _output_dir(args.replays, "--replays")
+    log_dir = _output_dir(getattr(args, "logs", None), "--logs")
     labels = _labels(args.bots)
     tallies = [BotTally(label) for label in labels]
-    turns: list[int] = []
-    truncated = 0
-    n = len(drivers)
+    ended: list[MatchResult] = []
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -163,36 +160,88 @@ def _play_games(
         disable=not err.is_terminal,
     ) as progress:
         task = progress.add_task("playing", total=args.games)
-        for i in range(args.games):
-            seed = args.game_seeds[i]
-            # Rotate seats: in game i, bot j sits in seat (j + i) % n.
-            bot_at = [0] * n
-            for j in range(n):
-                bot_at[(j + i) % n] = j
-            result = play_match(
-                config,
-                seed,
-                [drivers[bot_at[s]] for s in range(n)],
-                decision_timeout=args.timeout,
-                time_bank=getattr(args, "time_bank", 0.0),
-                seat_names=[labels[bot_at[s]] for s in range(n)],
-            )
-            turns.append(result.outcome.turns)
-            truncated += result.outcome.winner is None
-            for seat in range(n):
-                _tally(tallies[bot_at[seat]], result, seat, seed)
-            if replay_dir:
-                path = replay_dir / f"game-{seed}.json"
-                path.write_text(json.dumps(result.replay.to_dict(), separators=(",", ":")))
-            progress.advance(task)
-
+        try:
+            for i in range(args.games):
+                result = _play_one(args, config, drivers, labels, tallies, i)
+                ended.append(result)
+                _save(result, args.game_seeds[i], replay_dir, log_dir, labels, i)
+                progress.advance(task)
+        except KeyboardInterrupt:
+            err.print(f"interrupted: the table covers the {len(ended)} games played")
+    if not ended:
+        return 130
+    args.games = len(ended)
+    turns = [r.outcome.turns for r in ended]
+    truncated = sum(r.outcome.winner is None for r in ended)
     runner_name = "in-process" if runner is None else f"sandbox {runner.tier.name}"
     summary = _summary(args, runner_name, tallies, turns, truncated)
     _print_table(table_console(), summary)
     _print_faults(tallies)
     if args.json:
         sys.stdout.write(json.dumps(summary, sort_keys=True) + "\n")
-    return 0
+    return 0 if len(ended) == len(args.game_seeds) else 130
+
+
+def _play_one(
+    args: argparse.Namespace,
+    config: RulesConfig,
+    drivers: list[SeatDriver],
+    labels: list[str],
+    tallies: list[BotTally],
+    i: int,
+) -> MatchResult:
+    """Game ``i``: bot j sits in seat (j + i) % n (seats rotate); tallied."""
+    n = len(drivers)
+    bot_at = [0] * n
+    for j in range(n):
+        bot_at[(j + i) % n] = j
+    seed = args.game_seeds[i]
+    result = play_match(
+        config,
+        seed,
+        [drivers[bot_at[s]] for s in range(n)],
+        decision_timeout=args.timeout,
+        time_bank=getattr(args, "time_bank", 0.0),
+        seat_names=[labels[bot_at[s]] for s in range(n)],
+    )
+    for seat in range(n):
+        _tally(tallies[bot_at[seat]], result, seat, seed)
+    result.replay.meta["bots"] = [labels[bot_at[s]] for s in range(n)]
+    return result
+
+
+def _save(
+    result: MatchResult,
+    seed: int | str,
+    replay_dir: Path | None,
+    log_dir: Path | None,
+    labels: list[str],
+    i: int,
+) -> None:
+    """The game's replay and each bot's log (what it printed), when asked for."""
+    if replay_dir:
+        path = replay_dir / f"game-{seed}.json"
+        path.write_text(json.dumps(result.replay.to_dict(), separators=(",", ":")))
+    if log_dir:
+        for seat, log in enumerate(result.logs):
+            if log:
+                name = result.replay.meta["bots"][seat]
+                safe = "".join(c if c.isalnum() or c in "-_#" else "_" for c in name)
+                (log_dir / f"game-{i + 1:03d}-seat{seat}-{safe}.log").write_text(log)
+
+
+def _output_dir(value: str | None, flag: str) -> Path | None:
+    """A directory to write into (created), or SetupError naming the flag."""
+    if not value:
+        return None
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise SetupError(f"{flag} {value}: exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SetupError(f"{flag} {value}: {exc.strerror}") from None
+    return path
 
 
 def _tally(tally: BotTally, result: MatchResult, seat: int, seed: int | str) -> None:

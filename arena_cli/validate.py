@@ -85,7 +85,9 @@ def run_validate(args: argparse.Namespace) -> int:
         f"max {1000 * stats.max:.2f} ms (limit {args.timeout:g} s each)",
     ]
     if log:
-        lines.append(f"  output: the bot printed {len(log)} characters (kept in its log)")
+        tail = log.rstrip().splitlines()[-10:]
+        lines.append(f"  output: the bot printed {len(log)} characters; the last lines:")
+        lines += [f"    | {line}" for line in tail]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 

@@ -178,3 +178,33 @@ def test_a_forfeited_bot_is_never_credited_with_its_autopilots_wins(tmp_path: Pa
         assert replay["meta"]["standings"]["winner"] is None
         shown = run_cli("replay", str(tmp_path / f"game-{replay['seed']}.json"))
         assert "no win credited" in shown.stdout and " winner" not in shown.stdout
+
+
+PRINTER = """
+from bots import Player
+
+
+class Printer(Player):
+    def act(self, observation):
+        print("thinking about", len(observation.legal_actions), "options")
+        return observation.legal_actions[0]
+"""
+
+
+def test_logs_version_and_a_replays_path_that_is_a_file(tmp_path: Path) -> None:
+    bot = tmp_path / "printer.py"
+    bot.write_text(PRINTER)
+    logs = tmp_path / "logs"
+    args = ("play", str(bot), "random", "random", "--games", "2", "--seed", "0")
+    result = run_cli(*args, "--logs", str(logs))
+    assert result.returncode == 0, result.stderr
+    written = sorted(p.name for p in logs.iterdir())
+    assert len(written) == 2 and all("printer" in name for name in written), written
+    assert "thinking about" in (logs / written[0]).read_text()
+    taken = tmp_path / "taken"
+    taken.write_text("not a directory")
+    refused = run_cli(*args, "--replays", str(taken))
+    assert refused.returncode == 2 and "exists and is not a directory" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    version = run_cli("--version")
+    assert version.returncode == 0 and version.stdout.startswith("catan-arena 0.2")
