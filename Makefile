@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip==26.3
 	$(PY) -m pip install --quiet -e ".[dev,gym]"
-	$(PY) -m arena_runner.sandbox.botenv
+	$(PY) -c 'import sys; from arena_runner.sandbox.botenv import main; sys.exit(main([]))'
 	touch $(STAMP)
 
 ## The main job: a tournament among the built-in bots (each in its own process), with a progress bar.

@@ -34,6 +34,7 @@ from arena_runner import (
     play_match,
     resolve_policy,
 )
+from bots.protocol import clean_text
 from bots.registry import BUILTINS, BotLoadError, load_player_class, resolve_bot
 from engine import BoardSetup, Game, RulesConfig
 from engine.rng import new_seed
@@ -147,7 +148,10 @@ def _play_games(
     err = Console(stderr=True)
     replay_dir = _output_dir(args.replays, "--replays")
     log_dir = _output_dir(getattr(args, "logs", None), "--logs")
-    labels = _labels(args.bots)
+    # the names the bots gave themselves (Player.name, cleaned), else their file names
+    labels = _labels(
+        [clean_text(d.name, 64) or spec for d, spec in zip(drivers, args.bots, strict=True)]
+    )
     tallies = [BotTally(label) for label in labels]
     ended: list[MatchResult] = []
     with Progress(

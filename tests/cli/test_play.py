@@ -74,7 +74,7 @@ def test_play_rotates_seats(tmp_path: Path) -> None:
     seats_of_bot = []
     for seed in range(3):
         data = json.loads((tmp_path / f"game-{seed}.json").read_text())
-        seats_of_bot.append(next(s["seat"] for s in data["seats"] if s["name"] == "first_legal"))
+        seats_of_bot.append(next(s["seat"] for s in data["seats"] if s["name"] == "FirstLegal"))
     assert sorted(seats_of_bot) == [0, 1, 2]
 
 
@@ -125,7 +125,7 @@ def test_play_reports_faults_and_decision_times(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "faults" in result.stdout and "max ms" in result.stdout
     assert (
-        "sleepy: 1 faults (timeout 1, forfeited 1 games); first in game 0 at step 0: timeout"
+        "Sleepy: 1 faults (timeout 1, forfeited 1 games); first in game 0 at step 0: timeout"
         in (result.stderr)
     )
     summary = run_cli("play", "random", "random", "random", "--games", "1", "--json").stdout
@@ -141,6 +141,8 @@ ESCAPES = "\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\x1b]0;title\\x07\\x9b31m"
 
 
 class Raiser(Player):
+    name = "[blink]raiser\x1b[2J"
+
     def act(self, observation):
         sys.stderr.write(ESCAPES + "\\n")
         raise RuntimeError("[bold red]markup[/] " + ESCAPES)
@@ -148,13 +150,13 @@ class Raiser(Player):
 
 
 def test_bot_text_reaches_the_terminal_without_escapes_or_markup(tmp_path: Path) -> None:
-    bot = tmp_path / "[blink]raiser.py"
+    bot = tmp_path / "raiser.py"
     bot.write_text(RAISER)
     result = run_cli("play", str(bot), "random", "random", "--games", "1", "--seed", "0")
     assert result.returncode == 0, result.stderr
     out = result.stdout + result.stderr
     assert "\x1b" not in out and "\x9b" not in out and "\x07" not in out
-    assert "[blink]raiser" in result.stdout  # the file name shown as written, not as markup
+    assert "[blink]raiser" in result.stdout  # its self-declared name, shown, never markup
     assert "[bold red]markup[/]" in result.stderr
     assert "forfeited 1 games" in result.stderr and "wins" in result.stdout
 
@@ -199,7 +201,7 @@ def test_logs_version_and_a_replays_path_that_is_a_file(tmp_path: Path) -> None:
     result = run_cli(*args, "--logs", str(logs))
     assert result.returncode == 0, result.stderr
     written = sorted(p.name for p in logs.iterdir())
-    assert len(written) == 2 and all("printer" in name for name in written), written
+    assert len(written) == 2 and all("Printer" in name for name in written), written
     assert "thinking about" in (logs / written[0]).read_text()
     taken = tmp_path / "taken"
     taken.write_text("not a directory")
