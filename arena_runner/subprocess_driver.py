@@ -31,6 +31,7 @@ from bots.protocol import (
     parse_child_message,
     start_message,
 )
+from bots.registry import BotLoadError
 from engine import (
     Action,
     BoardLayout,
@@ -94,6 +95,7 @@ class SubprocessDriver:
         self._stderr_thread: threading.Thread | None = None
         self._hello = False
         self._launch_error: str | None = None
+        self._launch_kind = FaultKind.PLATFORM
         self._seat = -1
         self._stream = ObservationEncoder()
         self._exit_code: int | None = None
@@ -147,8 +149,13 @@ class SubprocessDriver:
                     self._workdir = make_workdir()
                 policy = dataclasses.replace(self.policy, limits=limits)
                 proc = spawn_bot_process(self.path, policy, self._workdir)
+        except BotLoadError as exc:  # a refused bot package: the bot's fault, not ours
+            self._launch_error = f"the bot package is refused: {exc}"
+            self._launch_kind = FaultKind.ERROR
+            return
         except OSError as exc:
             self._launch_error = f"the sandbox could not start: {type(exc).__name__}: {exc}"
+            self._launch_kind = FaultKind.PLATFORM
             return
         popen = proc.popen
         assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
@@ -238,7 +245,7 @@ class SubprocessDriver:
         if not self.alive and self._launch_error is None:
             self.launch()
         if self._launch_error is not None:
-            return self._fault(step, FaultKind.PLATFORM, self._launch_error)
+            return self._fault(step, self._launch_kind, self._launch_error)
         if not self._hello:
             fault = self._await_hello(step)
             if fault is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import os
+import sys
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +47,8 @@ class BotLoadError(Exception):
 
 
 def resolve_bot(spec: str) -> Path:
-    """The bot file for ``spec``: a built-in name (``random``) or a path to a ``.py`` file."""
+    """The bot for ``spec``: a built-in name (``random``), a ``.py`` file, a package folder
+    (with its ``bot.py``) or a package ``.zip`` (see :mod:`bots.package`)."""
     from pathlib import Path
 
     builtins = _builtins()[1]
@@ -56,9 +58,18 @@ def resolve_bot(spec: str) -> Path:
             raise BotLoadError(f"built-in bot {spec!r} is not available in this version")
         return path
     path = Path(spec)
+    if path.is_dir():
+        if not (path / "bot.py").is_file():
+            raise BotLoadError(f"bot folder {spec!r} has no bot.py (its entry module)")
+        return path
+    if path.suffix == ".zip" and path.is_file():
+        return path
     if path.suffix != ".py":
         names = ", ".join(sorted(builtins))
-        raise BotLoadError(f"unknown bot {spec!r}: use a built-in ({names}) or a .py file")
+        raise BotLoadError(
+            f"unknown bot {spec!r}: use a built-in ({names}), a .py file, a folder with a "
+            "bot.py, or a .zip of one"
+        )
     if not path.is_file():
         raise BotLoadError(f"bot file {spec!r} does not exist")
     return path
@@ -81,6 +92,12 @@ def _bot_file(spec: str) -> str:
 def load_player_class(spec: str) -> type[Player]:
     """Import a bot file in this process and return its single :class:`Player` subclass."""
     path = _bot_file(spec)
+    if os.path.isdir(path):
+        path = os.path.join(path, "bot.py")
+    if os.path.basename(path) == "bot.py":  # a package: its helper modules import
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
     stem = os.path.splitext(os.path.basename(path))[0]
     module_name = f"catan_bot_{stem}_{abs(hash(os.path.realpath(path)))}"
     loader_spec = importlib.util.spec_from_file_location(module_name, path)

@@ -240,6 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     except JailError as exc:
         sys.stderr.write(f"bots.runtime: sandbox not set up: {exc}\n")
         return EXIT_JAIL_FAILED
+    # numerical libraries a bot may import (numpy) must not start threads: the sandbox
+    # denies them (clone), so their pools are pinned to one thread before any import
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"
     inp, out = claim_stdio()
     out.write(encode(sandbox_message(None if report is None else report.as_dict())))
     out.flush()

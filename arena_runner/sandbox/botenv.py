@@ -23,9 +23,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-BOTENV_VERSION = 1
+BOTENV_VERSION = 2
 BASE_PYTHON = "/usr/bin/python3.11"
-REQUIREMENTS = ("orjson==3.13.0", "networkx==3.6.1", "pyseccomp==0.1.2")
+REQUIREMENTS = ("orjson==3.13.0", "networkx==3.6.1", "pyseccomp==0.1.2", "numpy==2.4.6")
+"""What a bot may import besides the standard library and the SDK: numpy for trained
+policies (weights shipped in the bot's package folder or zip)."""
 SRC_MOUNT = "/arena/src"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAMP_NAME = ".catan-botenv.json"

@@ -22,6 +22,7 @@ from arena_runner.sandbox.botenv import REPO_ROOT, SRC_MOUNT, check_world_readab
 from arena_runner.sandbox.cgroups import BotCgroup
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import JAIL_LAYERS, Tier
+from bots.package import ENTRY, BotPackageError, unpack_zip
 
 SANDBOX_UID = 65534  # nobody; pass a distinct uid per concurrent seat for more isolation
 BOT_MOUNT = "/bot"
@@ -57,10 +58,21 @@ def stage_bot(bot_file: Path | None, workdir: Path, uid: int) -> tuple[Path, Pat
 
 
 def fill_seat(bot_dir: Path, bot_file: Path) -> str:
-    """Copy the bot file (or package dir) into ``bot_dir``, readable by the sandbox uid;
-    return the entry to import, relative to ``bot_dir`` (``""`` for a package dir)."""
-    if bot_file.is_dir():
-        shutil.copytree(bot_file, bot_dir, symlinks=False, dirs_exist_ok=True)
+    """Copy the bot — a file, a package folder or a package zip (:mod:`bots.package`:
+    unpacked safely first) — into ``bot_dir``, readable by the sandbox uid; return the
+    entry to import, relative to ``bot_dir``. ``BotPackageError`` if refused."""
+    if bot_file.suffix == ".zip":
+        scratch = Path(tempfile.mkdtemp(prefix="unpack-", dir=bot_dir.parent))
+        try:
+            folder = unpack_zip(bot_file, scratch / "pkg")
+            shutil.copytree(folder, bot_dir, symlinks=True, dirs_exist_ok=True)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    elif bot_file.is_dir():
+        links = [p for p in bot_file.rglob("*") if p.is_symlink()]
+        if links:
+            raise BotPackageError(f"{links[0]}: links are not allowed in a bot folder")
+        shutil.copytree(bot_file, bot_dir, symlinks=True, dirs_exist_ok=True)
     else:
         shutil.copyfile(bot_file, bot_dir / bot_file.name)
     for root, dirs, files in os.walk(bot_dir):
@@ -68,7 +80,14 @@ def fill_seat(bot_dir: Path, bot_file: Path) -> str:
             os.chmod(os.path.join(root, name), 0o755)
         for name in files:
             os.chmod(os.path.join(root, name), 0o644)
-    return bot_file.name if bot_file.is_file() else ""
+    return entry_name(bot_file)
+
+
+def entry_name(bot_file: Path) -> str:
+    """The module the runtime imports for ``bot_file`` (relative to its seat's bot dir)."""
+    if bot_file.suffix == ".zip" or (bot_file / ENTRY).is_file():
+        return ENTRY
+    return "" if bot_file.is_dir() else bot_file.name  # "": a folder run as a script
 
 
 def child_bot_path(tier: Tier, bot_dir: Path, entry: str) -> str:
@@ -147,11 +166,8 @@ def start_sandbox(
     botenv = (botenv or default_path()).absolute()
     bot_file = None if bot_file is None else Path(bot_file).absolute()
     bot_dir, tmp_dir = stage_bot(bot_file, workdir, uid)
-    if bot_file is None:
-        target = DEFERRED
-    else:
-        entry = bot_file.name if bot_file.is_file() else ""
-        target = child_bot_path(tier, bot_dir, entry)
+    entry = None if bot_file is None else entry_name(bot_file)
+    target = DEFERRED if entry is None else child_bot_path(tier, bot_dir, entry)
     cwd = str(tmp_dir)
     if tier is Tier.NONE:
         config = _jail_config(tier, limits, [], cwd, require, jail_layers)
