@@ -13,6 +13,7 @@ import ctypes
 import functools
 import itertools
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -155,6 +156,9 @@ class BotProcess:
         if self.uid_claim is not None:
             self.uid_claim.release()
             self.uid_claim = None
+        if self.seat_dir is not None:  # its copy of the bot and its tmp: nothing kept
+            shutil.rmtree(self.seat_dir.parent, ignore_errors=True)
+            self.seat_dir = None
 
 
 PR_SET_CHILD_SUBREAPER = 36

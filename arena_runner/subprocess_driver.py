@@ -19,6 +19,7 @@ from arena_runner.pipes import LineReader, LineTooLong, PipeClosed, PipeTimeout,
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.result import Fault, FaultKind
+from arena_runner.sandbox.launch import BOT_MOUNT
 from arena_runner.sandbox.tiers import Tier
 from arena_runner.workdir import make_workdir, remove_workdir
 from bots.protocol import (
@@ -410,4 +411,10 @@ class SubprocessDriver:
         return self._fault(step, FaultKind.GARBAGE, message)
 
     def _fault(self, step: int, kind: FaultKind, message: str, detail: str = "") -> Fault:
+        """A fault, its texts naming the author's own files rather than where the sandbox
+        shows them (``/bot/x.py`` becomes the path the bot was given as)."""
+        own = self.path if self.path.is_dir() else self.path.parent
+        seen_as = f"{BOT_MOUNT}/"
+        message = message.replace(seen_as, f"{own}/")
+        detail = detail.replace(seen_as, f"{own}/")
         return Fault(self._seat, step, kind, message, detail)
