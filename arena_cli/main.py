@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--sandbox-tier",
-        choices=["FULL", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
+        choices=["FULL", "BWRAP_NO_LANDLOCK", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
         help="sandbox tier for the bot processes (default: the strongest the host "
         "supports, at least $CATAN_SANDBOX_MIN_TIER; NO_LANDLOCK and NONE: your own bots "
         "only, granted only through this flag)",
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("file", help="the bot file (.py)")
     validate.add_argument(
         "--sandbox-tier",
-        choices=["FULL", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
+        choices=["FULL", "BWRAP_NO_LANDLOCK", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
         help="sandbox tier (default: the strongest the host supports)",
     )
     validate.add_argument("--seed", type=int, default=0, help="seed of the smoke game")

@@ -131,7 +131,7 @@ class MatchResult:
     @property
     def tier(self) -> str:
         """The weakest sandbox tier of the match (``in-process`` if no bot had a process)."""
-        order = ["NONE", "NO_LANDLOCK", "NO_NAMESPACES", "FULL"]
+        order = ["NONE", "NO_LANDLOCK", "NO_NAMESPACES", "BWRAP_NO_LANDLOCK", "FULL"]
         used = [t for t in self.tiers if t in order]
         return min(used, key=order.index) if used else "in-process"
 

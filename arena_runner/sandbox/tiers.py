@@ -26,18 +26,19 @@ class Tier(enum.IntEnum):
     NONE = 0  # plain subprocess: trusted or local bots only
     NO_LANDLOCK = 1  # unprivileged uid + rlimits + no_new_privs + seccomp
     NO_NAMESPACES = 2  # ... + Landlock (no bwrap)
-    FULL = 3  # bwrap namespaces + all of the above
+    BWRAP_NO_LANDLOCK = 3  # bwrap namespaces + uid + rlimits + no_new_privs + seccomp
+    FULL = 4  # bwrap namespaces + all of the above
 
     @property
     def uses_bwrap(self) -> bool:
-        return self is Tier.FULL
+        return self in (Tier.FULL, Tier.BWRAP_NO_LANDLOCK)
 
     @property
     def jail_layers(self) -> tuple[str, ...]:
         """The in-child layers ``bots.jail`` must apply at this tier (fail closed)."""
         if self is Tier.NONE:
             return ()
-        if self is Tier.NO_LANDLOCK:
+        if self in (Tier.NO_LANDLOCK, Tier.BWRAP_NO_LANDLOCK):
             return tuple(name for name in JAIL_LAYERS if name != "landlock")
         return JAIL_LAYERS
 
@@ -124,7 +125,7 @@ def probe() -> ProbeResult:
     same_uid = os.geteuid() != 0  # the bot would run as the worker's own uid
     if same_uid and not jail.get("landlock"):
         reasons.append("non-root worker without Landlock: the bot could read the worker's /proc")
-    for candidate in (Tier.FULL, Tier.NO_NAMESPACES, Tier.NO_LANDLOCK):
+    for candidate in (Tier.FULL, Tier.BWRAP_NO_LANDLOCK, Tier.NO_NAMESPACES, Tier.NO_LANDLOCK):
         if candidate is Tier.NO_LANDLOCK and same_uid:
             continue
         if (bwrap or not candidate.uses_bwrap) and all(jail.get(n) for n in candidate.jail_layers):

@@ -81,3 +81,23 @@ def test_stale_stamp_is_detected(tmp_path: Path) -> None:
     assert _is_current(env)
     (env / STAMP_NAME).write_text(json.dumps({**stamp, "version": -1}))
     assert not _is_current(env)
+
+
+def test_without_landlock_the_probe_keeps_bwrap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena_runner.sandbox import botenv, cgroups
+
+    applied = {"rlimits": True, "no_new_privs": True, "landlock": False, "seccomp": True}
+    report = {"applied": applied, "errors": {"landlock": "ENOSYS"}, "landlock_abi": 0}
+    monkeypatch.setattr(botenv, "ensure_botenv", lambda: None)
+    monkeypatch.setattr(cgroups, "usable_version", lambda: "v1")
+    monkeypatch.setattr(tiers.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(tiers, "_try_jail", lambda tier, workdir: (report, ""))
+    found = tiers.probe.__wrapped__()
+    assert found.tier is Tier.BWRAP_NO_LANDLOCK and found.tier.uses_bwrap, found.summary()
+    # control: with Landlock too, the same probe says FULL
+    monkeypatch.setattr(
+        tiers,
+        "_try_jail",
+        lambda tier, workdir: ({**report, "applied": {**applied, "landlock": True}}, ""),
+    )
+    assert tiers.probe.__wrapped__().tier is Tier.FULL
