@@ -40,12 +40,13 @@ def run_attack(
     *,
     jail_layers: tuple[str, ...] | None = None,
     cgroup: BotCgroup | None = None,
+    uid: int = SANDBOX_UID,
 ) -> dict[str, Any]:
     work = tmp_path / "work"
     work.mkdir()
     other = tmp_path / "other_bot.py"
     other.write_text("SECRET = 'strategy'\n")
-    other_dir, _ = stage_bot(other, work, SANDBOX_UID)
+    other_dir, _ = stage_bot(other, work, uid)
     bot = tmp_path / "attack_bot"
     bot.mkdir()
     shutil.copy(ATTACK, bot / "__main__.py")
@@ -63,6 +64,7 @@ def run_attack(
         workdir=work,
         module="bots.jail",
         cgroup=cgroup,
+        uid=uid,
         jail_layers=jail_layers,
         require=None if jail_layers is None else (),
     )
@@ -181,7 +183,8 @@ LAYER_CASES = {
 def test_each_layer_alone(tmp_path: Path, listener: Listener, layer: str) -> None:
     tier, layers, blocked = LAYER_CASES[layer]
     need_tier(tier)
-    result = run_attack(tmp_path, tier, listener, jail_layers=layers)
+    # no uid drop (uid 0 where the worker is root): the layer alone must do the blocking
+    result = run_attack(tmp_path, tier, listener, jail_layers=layers, uid=os.geteuid())
     results = result["results"]
     leaked = {name for name in blocked if not results[name].startswith("blocked")}
     assert not leaked, json.dumps(results, indent=1)
@@ -202,3 +205,25 @@ def test_cpu_limit_kills_a_busy_bot(tmp_path: Path) -> None:
     proc.communicate(timeout=30)
     assert proc.returncode != 0
     assert time.monotonic() - started < 15
+
+
+NOT_WITHOUT_SECCOMP = {"exec"}
+"""Attempted only where seccomp is on (an allowed exec would replace the attack script)."""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the control runs the attacks as root, unconfined")
+def test_positive_control_every_attack_succeeds_unconfined(
+    tmp_path: Path, listener: Listener
+) -> None:
+    # No layer at all (tier NONE, as this worker's own root user): every attack that a
+    # layer above is credited with blocking must succeed, or it proves nothing there.
+    try:
+        result = run_attack(tmp_path, Tier.NONE, listener, jail_layers=())
+    finally:
+        Path("/usr/evil").unlink(missing_ok=True)
+    results = result["results"]
+    credited = set().union(*(blocked for _, _, blocked in LAYER_CASES.values()))
+    attempted = credited - NOT_WITHOUT_SECCOMP
+    failed = {name: results[name] for name in attempted if not results[name].startswith("ALLOWED")}
+    assert failed == {}, json.dumps(failed, indent=1)
+    assert result["accepted"] >= 1  # the TCP connection really reached the listener
