@@ -13,9 +13,13 @@ $(STAMP): pyproject.toml
 		apt-get install -y -qq bubblewrap >/dev/null 2>&1 || \
 		(apt-get update -qq && apt-get install -y -qq bubblewrap) ; } || \
 		echo "warning: bubblewrap is missing: bots will run in a weaker sandbox tier, or not at all"
+	@/usr/bin/python3.11 -c 'import venv' 2>/dev/null || { [ "$$(id -u)" = 0 ] && \
+		command -v apt-get >/dev/null && (apt-get update -qq && \
+		apt-get install -y -qq python3.11 python3.11-venv >/dev/null) ; } || \
+		echo "warning: bots run on /usr/bin/python3.11 (Debian's python3.11 + python3.11-venv): install it"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip==26.3
-	$(PY) -m pip install --quiet -e ".[dev,gym]"
+	PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e ".[dev,gym]"  # no setuptools banner
 	$(PY) -c 'import sys; from arena_runner.sandbox.botenv import main; sys.exit(main([]))'
 	touch $(STAMP)
 

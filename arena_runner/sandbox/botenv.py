@@ -77,7 +77,11 @@ def check_world_readable(path: Path) -> None:
 
 def _build(target: Path) -> None:
     if not os.access(BASE_PYTHON, os.X_OK):
-        raise BotenvError(f"{BASE_PYTHON} is missing (apt-get install python3.11-venv)")
+        raise BotenvError(
+            f"bots run on {BASE_PYTHON}, a world-readable interpreter the sandbox user can "
+            "execute (a pyenv or venv python under /root is not): it is missing "
+            "(apt-get install python3.11 python3.11-venv)"
+        )
     subprocess.run([BASE_PYTHON, "-m", "venv", "--without-pip", str(target)], check=True)
     python = target / "bin" / "python"
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install"]
