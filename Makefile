@@ -32,10 +32,10 @@ test: lint typecheck pytest
 
 lint: setup
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check engine bots arena_cli arena_runner tests benchmarks
+	$(VENV)/bin/ruff format --check engine bots arena_cli arena_runner platform tests benchmarks
 
 typecheck: setup
-	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots
+	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots platform/catan_arena
 
 pytest: setup
 	$(PY) -m pytest -n 2 -q -m "not serial"

@@ -44,3 +44,19 @@ def test_importing_engine_loads_no_django() -> None:
     code = "import sys, engine, engine.replay, engine.perf; print('django' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_stdlib_platform_wins_from_the_repository_root() -> None:
+    # the repository root holds a platform/ folder (the Django source root): run from
+    # there, `import platform` must still be the standard library's (uuid needs it)
+    code = "import uuid, platform; print(platform.system(), platform.__file__)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("Linux") and "site-packages" not in out and str(ROOT) not in out
+
+
+def test_the_platform_package_installs_from_its_source_root() -> None:
+    import catan_arena
+
+    assert Path(catan_arena.__file__).parent == ROOT / "platform" / "catan_arena"

@@ -1,0 +1,1 @@
+"""Ratings: the ladder's multiplayer Elo (``systems`` is pure, no Django)."""

@@ -1,0 +1,59 @@
+"""Rating math for multiplayer games, pure (no Django): the ladder's Elo.
+
+A game of n players counts as the pairwise results its placings imply (a better place
+wins, equal places draw). Each of a player's n - 1 pairings is weighted K / (n - 1), so
+one game moves a rating about as much as one two-player game. A version's first
+``provisional_games`` games use the larger ``provisional_k`` (shown as provisional). A
+pair's K is the mean of its two players' K, so what one gains the other loses: the
+changes of a game always sum to zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EloConfig:
+    start: float = 1500.0
+    k: float = 24.0
+    provisional_k: float = 64.0
+    provisional_games: int = 20
+    scale: float = 400.0
+
+
+def is_provisional(games: int, config: EloConfig = EloConfig()) -> bool:
+    """True while a version has played fewer than ``provisional_games`` games."""
+    return games < config.provisional_games
+
+
+def expected(rating: float, other: float, config: EloConfig = EloConfig()) -> float:
+    """The expected score of ``rating`` against ``other`` (logistic, base 10)."""
+    return float(1.0 / (1.0 + 10.0 ** ((other - rating) / config.scale)))
+
+
+def elo_deltas(
+    ratings: Sequence[float],
+    placings: Sequence[float],
+    games: Sequence[int],
+    *,
+    config: EloConfig = EloConfig(),
+) -> list[float]:
+    """The rating change of each seat for one game: ``placings`` 1 = best (equal places
+    are a tie), ``games`` the games each had played before this one."""
+    n = len(ratings)
+    if not 2 <= n == len(placings) == len(games):
+        raise ValueError("ratings, placings and games need one entry per seat (2 or more)")
+    ks = [config.provisional_k if is_provisional(g, config) else config.k for g in games]
+    deltas = [0.0] * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            score = 1.0 if placings[i] < placings[j] else 0.5 if placings[i] == placings[j] else 0.0
+            weight = (ks[i] + ks[j]) / 2 / (n - 1)
+            change = weight * (score - expected(ratings[i], ratings[j], config))
+            deltas[i] += change
+            deltas[j] -= change
+    if abs(sum(deltas)) > 1e-9:  # pragma: no cover - guaranteed by construction above
+        raise ArithmeticError(f"Elo changes do not sum to zero: {deltas}")
+    return deltas

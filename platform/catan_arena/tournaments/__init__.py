@@ -1,0 +1,1 @@
+"""Tournaments: formats, entries, schedules (``scheduling`` is pure, no Django)."""

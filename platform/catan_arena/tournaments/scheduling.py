@@ -1,0 +1,168 @@
+"""Round-robin schedules, pure (no Django): who sits at which table, in which seat.
+
+A schedule is a list of *groupings* (tables of 4, or 3 where the entry count needs it),
+built round by round: each round seats every entry once (an entry sits out only when
+the count leaves no other way, e.g. 5 entries at tables of 4, and byes rotate). Each
+round's tables are chosen greedily, over seeded random candidates, to make the pair that
+has met least meet next: every pair of entries meets at least ``cycles`` times and the
+counts differ by as little as the search finds (``Schedule.pair_imbalance``). Two
+versions of one author never share a table. Every grouping is then played once in each
+seat rotation, so every entry sits in every seat of its table equally often.
+Deterministic: the same entries give the same schedule.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+CANDIDATES = 24
+"""Random candidate rounds tried per round (the best is kept)."""
+MAX_ROUNDS = 200
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    author: int
+
+
+@dataclass(frozen=True)
+class Table:
+    round: int
+    seats: tuple[int, ...]
+    """Entry ids in seat order (seat 0 first)."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    tables: tuple[Table, ...]
+    pair_counts: dict[tuple[int, int], int] = field(default_factory=dict)
+    """How many groupings (tables, each played in every rotation) each allowed pair
+    (lower id first) shares."""
+    seat_counts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Games each entry played in each seat (seat 0 first)."""
+
+    @property
+    def pair_imbalance(self) -> int:
+        """Most minus fewest meetings over the pairs allowed to meet (0 = perfect)."""
+        counts = self.pair_counts.values()
+        return max(counts) - min(counts) if counts else 0
+
+    @property
+    def games_per_entry(self) -> dict[int, int]:
+        return {entry: sum(seats) for entry, seats in self.seat_counts.items()}
+
+    @property
+    def table_sizes(self) -> Counter[int]:
+        return Counter(len(table.seats) for table in self.tables)
+
+
+def round_robin(entries: Sequence[Entry], *, table_size: int = 4, cycles: int = 1) -> Schedule:
+    """The round-robin schedule of ``entries`` (see the module docstring)."""
+    if table_size not in (3, 4):
+        raise ValueError("tables seat 3 or 4 players")
+    if len({e.id for e in entries}) != len(entries) or len(entries) < 3:
+        raise ValueError("a round robin needs at least 3 entries with distinct ids")
+    if cycles < 1:
+        raise ValueError("cycles must be at least 1")
+    ids = sorted(e.id for e in entries)
+    author = {e.id: e.author for e in entries}
+    allowed = {(a, b) for a, b in itertools.combinations(ids, 2) if author[a] != author[b]}
+    sizes = _table_sizes(len(ids), table_size)
+    rng = random.Random(len(ids) * 1009 + table_size * 17 + cycles)
+    met: Counter[tuple[int, int]] = Counter()
+    byes: Counter[int] = Counter()
+    groupings: list[tuple[int, tuple[int, ...]]] = []
+    for rnd in range(MAX_ROUNDS):
+        if allowed and min(met[p] for p in allowed) >= cycles and _byes_even(byes, ids):
+            break
+        best = min(
+            (_candidate(ids, sizes, author, met, byes, rng) for _ in range(CANDIDATES)),
+            key=lambda c: c[0],
+        )
+        for group in best[1]:
+            groupings.append((rnd, group))
+            for pair in itertools.combinations(sorted(group), 2):
+                met[pair] += 1
+        seated = {e for group in best[1] for e in group}
+        byes.update(e for e in ids if e not in seated)
+    return _rotated(groupings, allowed, met, ids)
+
+
+def _table_sizes(n: int, size: int) -> list[int]:
+    """Table sizes for one round: all of ``size``, topped up with tables of 3 (byes only
+    when no mix seats everyone)."""
+    if size == 3:
+        return [3] * (n // 3)
+    for threes in range(0, n // 3 + 1):
+        rest = n - 3 * threes
+        if rest >= 0 and rest % 4 == 0:
+            return [4] * (rest // 4) + [3] * threes
+    return [4] * (n // 4)  # e.g. 5 entries: one table of 4, one bye
+
+
+def _byes_even(byes: Counter[int], ids: list[int]) -> bool:
+    counts = [byes[e] for e in ids]
+    return max(counts) == min(counts)
+
+
+def _candidate(
+    ids: list[int],
+    sizes: list[int],
+    author: dict[int, int],
+    met: Counter[tuple[int, int]],
+    byes: Counter[int],
+    rng: random.Random,
+) -> tuple[float, list[tuple[int, ...]]]:
+    """One random greedy round and its cost (lower is better)."""
+    pool = ids[:]
+    rng.shuffle(pool)
+    pool.sort(key=lambda e: -byes[e])  # who sat out most plays first
+    groups: list[tuple[int, ...]] = []
+    cost = 0.0
+    for size in sizes:
+        group = [pool.pop(0)]
+        while len(group) < size:
+
+            def score(e: int, group: list[int] = group) -> tuple[int, int]:
+                clash = sum(author[e] == author[g] for g in group)
+                return clash, sum(met[_pair(e, g)] for g in group)
+
+            pick = min(pool[: max(size * 3, 8)] or pool, key=score)
+            cost += 1000 * score(pick)[0] + sum((met[_pair(pick, g)] + 1) ** 2 for g in group)
+            group.append(pick)
+            pool.remove(pick)
+        groups.append(tuple(group))
+    return cost, groups
+
+
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+def _rotated(
+    groupings: list[tuple[int, tuple[int, ...]]],
+    allowed: set[tuple[int, int]],
+    met: Counter[tuple[int, int]],
+    ids: list[int],
+) -> Schedule:
+    """Every grouping in each seat rotation, with the report."""
+    tables = []
+    seats: dict[int, list[int]] = {e: [0, 0, 0, 0] for e in ids}
+    for rnd, group in groupings:
+        size = len(group)
+        for shift in range(size):
+            order = group[shift:] + group[:shift]
+            tables.append(Table(rnd, order))
+            for seat, entry in enumerate(order):
+                seats[entry][seat] += 1
+    width = max((len(g) for _, g in groupings), default=4)
+    return Schedule(
+        tables=tuple(tables),
+        pair_counts={pair: met[pair] for pair in allowed},
+        seat_counts={e: tuple(s[:width]) for e, s in seats.items()},
+    )
