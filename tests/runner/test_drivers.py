@@ -3,6 +3,7 @@ process reuse and clean-up, safe defaults."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -33,15 +34,18 @@ from tests.runner.conftest import pid_gone, policy_with
 CONFIG = RulesConfig()
 
 
-def fake_child(directory: Path, *replies: bytes) -> Callable[[Path], BotProcess]:
-    """A spawn function for a fake bot process that answers each message with the next
-    of ``replies`` (raw bytes), whatever the message; ``SEQ`` in a reply becomes the
-    ``seq`` of the message it answers."""
+def fake_child(
+    directory: Path, *replies: bytes, jail: dict[str, object] | None = None
+) -> Callable[[Path], BotProcess]:
+    """A spawn function for a fake bot process that says hello with ``jail`` as its
+    report, then answers each message with the next of ``replies`` (raw bytes), whatever
+    the message; ``SEQ`` in a reply becomes the ``seq`` of the message it answers."""
     for i, reply in enumerate(replies):
         (directory / f"reply{i}").write_bytes(reply)
+    hello = json.dumps({"type": "sandbox", "jail": jail}).encode() + b"\n"
     script = (
         "import json, sys\n"
-        'sys.stdout.buffer.write(b\'{"type": "sandbox", "jail": null}\\n\')\n'
+        f"sys.stdout.buffer.write({hello!r})\n"
         "sys.stdout.flush()\n"
         f"for i in range({len(replies)}):\n"
         "    seq = json.loads(sys.stdin.buffer.readline())['seq']\n"

@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 from arena_runner.policy import SandboxPolicy
-from arena_runner.process import BotProcess
 from arena_runner.result import FaultKind
 from arena_runner.sandbox.tiers import JAIL_LAYERS, Tier
 from arena_runner.subprocess_driver import SubprocessDriver
 from bots.jail import ENV_VAR, JailLimits
 from engine import Game, RulesConfig
+from tests.runner.test_drivers import READY, fake_child
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = (
@@ -55,26 +55,7 @@ def test_control_the_same_failure_not_required_is_reported_and_goes_on(tmp_path:
 
 
 def _fake(directory: Path, applied: dict[str, bool]) -> SubprocessDriver:
-    hello = json.dumps({"type": "sandbox", "jail": {"applied": applied}})
-    script = (
-        "import json, sys\n"
-        f"print({hello!r}, flush=True)\n"
-        "seq = json.loads(sys.stdin.readline())['seq']\n"
-        "print(json.dumps({'type': 'ready', 'protocol_version': 3, 'name': 'f', 'seq': seq}),"
-        " flush=True)\n"
-        "sys.stdin.readline()\n"
-    )
-
-    def spawn(path: Path) -> BotProcess:
-        popen = subprocess.Popen(
-            [sys.executable, "-c", script],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        return BotProcess(popen)
-
+    spawn = fake_child(directory, READY, jail={"applied": applied})
     return SubprocessDriver("fake.py", policy=SandboxPolicy(Tier.FULL), spawn=spawn)
 
 
