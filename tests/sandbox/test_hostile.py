@@ -172,4 +172,3 @@ def test_signal_or_ptrace_the_worker_and_other_bots(warm: int) -> None:
     played = play_hostile("signal_others", _pids, warm=warm)
     assert_blocked_and_clean(played)
     assert "kill(" in played.log
-
