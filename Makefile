@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength clean
+.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength bench-platform clean
 
 setup: $(STAMP)
 
@@ -23,21 +23,28 @@ $(STAMP): pyproject.toml
 	$(PY) -c 'import sys; from arena_runner.sandbox.botenv import main; sys.exit(main([]))'
 	touch $(STAMP)
 
-## The main job: a tournament among the built-in bots (each in its own process), with a progress bar.
+## What tests/platform/test_compose.py validates docker-compose.yml with (docker-compose, the schema).
+$(VENV)/.compose-validator: .ci/compose-validator $(STAMP)
+	./.ci/compose-validator
+	touch $@
+
+## The main job: a round-robin tournament among the built-in bots on the embedded default
+## (SQLite in .data/, no broker; each bot in its own sandboxed process), then the standings.
 play: setup
-	$(VENV)/bin/catan-arena play search heuristic heuristic random --games 40 --seed 1
+	$(PY) manage.py migrate --verbosity 0
+	$(PY) manage.py tournament --cycles 8
 
 ## Lint, type-check and run the whole test suite (what CI runs).
 test: lint typecheck pytest
 
 lint: setup
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check engine bots arena_cli arena_runner platform tests benchmarks
+	$(VENV)/bin/ruff format --check engine bots arena_cli arena_runner platform tests benchmarks manage.py
 
 typecheck: setup
 	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots platform/catan_arena
 
-pytest: setup
+pytest: setup $(VENV)/.compose-validator
 	$(PY) -m pytest -n 2 -q -m "not serial"
 	$(PY) -m pytest -q -m serial
 
@@ -48,6 +55,10 @@ bench: setup
 ## Sandbox overhead: spawn, decision round trip, whole game (sandboxed vs in-process).
 bench-sandbox: setup
 	$(PY) benchmarks/sandbox_overhead.py
+
+## Matches per minute through Celery (Redis, PostgreSQL, 1 and 2 workers) beside the bare runner.
+bench-platform: setup
+	$(PY) benchmarks/platform_throughput.py
 
 ## Bot strength with 95% intervals (long: about half an hour per 200 games).
 bench-strength: setup

@@ -17,7 +17,7 @@ from arena_runner.result import Fault, FaultKind, MatchResult, placings_with_for
 from arena_runner.seats import DEFAULT_MAX_STRIKES, Seat
 from engine import Action, Clock, EngineError, Game, Phase, RulesConfig
 from engine.replay import record
-from engine.rng import bot_seed
+from engine.rng import Seed, bot_seed
 
 DEFAULT_DECISION_TIMEOUT = 5.0
 IN_PROCESS = "in-process"
@@ -41,7 +41,7 @@ def default_autopilot() -> PlayerFactory:
 
 def play_match(
     config: RulesConfig,
-    seed: int,
+    seed: Seed,
     drivers: Sequence[SeatDriver],
     *,
     decision_timeout: float = DEFAULT_DECISION_TIMEOUT,

@@ -80,6 +80,13 @@ class BotRunner:
         """A trusted built-in player in this process (no sandbox, no time limit)."""
         return InProcessDriver(factory, name)
 
+    def release(self, driver: SubprocessDriver) -> None:
+        """Close one driver (its bot process is killed) and forget it: a worker that
+        starts fresh bots for every game releases them after each game."""
+        driver.close()
+        if driver in self.drivers:
+            self.drivers.remove(driver)
+
     def close(self) -> None:
         for driver in self.drivers:
             driver.close()

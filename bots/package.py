@@ -61,8 +61,8 @@ def unpack_zip(archive: Path, dest: Path, limits: PackageLimits | None = None) -
             except BaseException:
                 shutil.rmtree(dest, ignore_errors=True)
                 raise
-    except zipfile.BadZipFile:
-        raise BotPackageError(f"{archive.name}: not a zip file") from None
+    except zipfile.BadZipFile as exc:
+        raise BotPackageError(f"{archive.name}: not a zip file, or a damaged one ({exc})") from None
     tops = list(dest.iterdir())
     if not (dest / ENTRY).exists() and len(tops) == 1 and tops[0].is_dir():
         return entry_of(tops[0]).parent

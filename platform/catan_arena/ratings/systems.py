@@ -57,3 +57,24 @@ def elo_deltas(
     if abs(sum(deltas)) > 1e-9:  # pragma: no cover - guaranteed by construction above
         raise ArithmeticError(f"Elo changes do not sum to zero: {deltas}")
     return deltas
+
+
+def openskill_update(
+    ratings: Sequence[tuple[float, float]], placings: Sequence[float]
+) -> list[tuple[float, float]]:
+    """OpenSkill's Plackett–Luce update of each seat's ``(mu, sigma)`` for one game
+    (``placings`` 1 = best, equal places tie)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    rated = model.rate(teams, ranks=list(placings))
+    return [(float(team[0].mu), float(team[0].sigma)) for team in rated]
+
+
+def openskill_start() -> tuple[float, float]:
+    """A new version's ``(mu, sigma)``."""
+    from openskill.models import PlackettLuce
+
+    rating = PlackettLuce().rating()
+    return float(rating.mu), float(rating.sigma)

@@ -1,1 +1,2 @@
-"""Tournaments: formats, entries, schedules (``scheduling`` is pure, no Django)."""
+"""Tournaments: entries, their schedule of matches (``scheduling`` is pure, no Django)
+and standings."""

@@ -35,6 +35,9 @@ class Table:
     round: int
     seats: tuple[int, ...]
     """Entry ids in seat order (seat 0 first)."""
+    grouping: int = 0
+    """Which grouping this is a rotation of (the duplicate format gives every rotation
+    of a grouping the same seed: the same board, dice and cards from every seat)."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +74,21 @@ def round_robin(entries: Sequence[Entry], *, table_size: int = 4, cycles: int = 
         raise ValueError("cycles must be at least 1")
     ids = sorted(e.id for e in entries)
     author = {e.id: e.author for e in entries}
+    if len(set(author.values())) < 3:
+        raise ValueError("a round robin needs entries of at least 3 different authors")
     allowed = {(a, b) for a, b in itertools.combinations(ids, 2) if author[a] != author[b]}
     sizes = _table_sizes(len(ids), table_size)
     rng = random.Random(len(ids) * 1009 + table_size * 17 + cycles)
     met: Counter[tuple[int, int]] = Counter()
     byes: Counter[int] = Counter()
     groupings: list[tuple[int, tuple[int, ...]]] = []
+    covered_at: int | None = None
     for rnd in range(MAX_ROUNDS):
-        if allowed and min(met[p] for p in allowed) >= cycles and _byes_even(byes, ids):
+        if covered_at is None and allowed and min(met[p] for p in allowed) >= cycles:
+            covered_at = rnd
+        # Once every pair has met, a few more rounds may even out the byes; authors'
+        # constraints can make that impossible (then stop after len(ids) tries).
+        if covered_at is not None and (_byes_even(byes, ids) or rnd - covered_at >= len(ids)):
             break
         best = min(
             (_candidate(ids, sizes, author, met, byes, rng) for _ in range(CANDIDATES)),
@@ -153,11 +163,11 @@ def _rotated(
     """Every grouping in each seat rotation, with the report."""
     tables = []
     seats: dict[int, list[int]] = {e: [0, 0, 0, 0] for e in ids}
-    for rnd, group in groupings:
+    for index, (rnd, group) in enumerate(groupings):
         size = len(group)
         for shift in range(size):
             order = group[shift:] + group[:shift]
-            tables.append(Table(rnd, order))
+            tables.append(Table(rnd, order, index))
             for seat, entry in enumerate(order):
                 seats[entry][seat] += 1
     width = max((len(g) for _, g in groupings), default=4)

@@ -1,0 +1,1 @@
+"""Accounts: people (bot authors, organizers) and the system account of the built-ins."""

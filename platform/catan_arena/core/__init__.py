@@ -1,0 +1,1 @@
+"""Shared pieces of the platform: base views and small helpers (no models)."""

@@ -1,0 +1,18 @@
+"""The home page (a placeholder until the site's pages land) and the health check."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def health(request: HttpRequest) -> JsonResponse:
+    """200 when the database answers (the compose file's health check)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return JsonResponse({"status": "ok"})

@@ -1,0 +1,98 @@
+"""Matches and their seats."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from catan_arena.submissions.models import BotVersion
+
+
+class Match(models.Model):
+    """One game: ``queued → running → finished | failed | void``.
+
+    ``void`` is an attempt that did not count (a platform fault) and was not retried;
+    one that is retried goes back to ``queued`` with the reason in ``attempt_log``.
+    ``failed``: every attempt was voided."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+        VOID = "void"
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    seed = models.CharField(max_length=64, help_text="The game's secret seed (hex).")
+    rules = models.JSONField(default=dict, help_text="RulesConfig as JSON.")
+    decision_seconds = models.FloatField()
+    time_bank_seconds = models.FloatField(default=0.0)
+    game_seconds = models.FloatField(help_text="Each seat's wall-clock budget for the game.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    max_attempts = models.PositiveSmallIntegerField(default=3)
+    attempt_log = models.JSONField(default=list, blank=True)
+    ladder = models.BooleanField(
+        default=False, help_text="Moves the ladder's ratings (else counts for its tournament)."
+    )
+    rating_done = models.BooleanField(
+        default=False, help_text="The ladder has processed this match (rated or skipped)."
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", models.CASCADE, null=True, blank=True, related_name="matches"
+    )
+    round = models.PositiveIntegerField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    duration_seconds = models.FloatField(null=True, blank=True)
+    replay = models.BinaryField(null=True, blank=True, help_text="gzip-compressed JSON.")
+    replay_sha256 = models.CharField(max_length=64, blank=True)
+    turns = models.PositiveIntegerField(null=True, blank=True)
+    termination = models.CharField(max_length=40, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    sandbox_tier = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="match_status_deadline"),
+            models.Index(fields=["ladder", "rating_done", "id"], name="match_ladder_pending"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.status})"
+
+    @property
+    def players(self) -> int:
+        return int(self.rules.get("players", 4))
+
+
+class MatchSeat(models.Model):
+    """One seat of a match: its version, and once finished how it did and behaved."""
+
+    match = models.ForeignKey(Match, models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(BotVersion, models.PROTECT, related_name="seats")
+    points = models.PositiveSmallIntegerField(null=True, blank=True)
+    placing = models.PositiveSmallIntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    forfeit = models.JSONField(null=True, blank=True)
+    faults = models.JSONField(default=list, blank=True)
+    fault_count = models.PositiveIntegerField(default=0)
+    decisions = models.PositiveIntegerField(default=0)
+    mean_decision_ms = models.FloatField(null=True, blank=True)
+    max_decision_ms = models.FloatField(null=True, blank=True)
+    cpu_seconds = models.FloatField(null=True, blank=True)
+    log = models.TextField(blank=True, help_text="What the bot printed (its owner's eyes only).")
+
+    class Meta:
+        ordering = ["match_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="one_version_per_seat"),
+        ]
+        indexes = [models.Index(fields=["version", "match"], name="seat_version_match")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}"

@@ -1,0 +1,72 @@
+"""Play one claimed match in this worker process: every seat's version in a fresh
+sandboxed process (blank sandboxes started ahead hide the start-up), nothing of one
+game carried to the next. No database writes here (see :mod:`.services`)."""
+
+from __future__ import annotations
+
+import atexit
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from arena_runner import BotRunner, MatchResult, play_match, resolve_policy
+from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.storage import materialize
+from engine import RulesConfig
+
+_runner: BotRunner | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A match this worker claimed (attempt ``attempt``), with what it needs to play."""
+
+    match_id: int
+    attempt: int
+    seed: str
+    rules: RulesConfig
+    decision_seconds: float
+    time_bank_seconds: float
+    game_seconds: float
+    versions: tuple[BotVersion, ...]
+
+
+def worker_runner() -> BotRunner:
+    """This process's runner (made on first use, closed at exit), keeping
+    ``settings.WARM_SANDBOXES`` blank sandboxes started ahead."""
+    global _runner
+    if _runner is None:
+        _runner = BotRunner(resolve_policy(), warm=settings.WARM_SANDBOXES)
+        atexit.register(_runner.close)
+    return _runner
+
+
+def close_worker_runner() -> None:
+    """Kill this process's blank sandboxes and remove its work dir (a worker process
+    that exits; Celery's pool processes leave without running ``atexit``)."""
+    global _runner
+    if _runner is not None:
+        _runner.close()
+        _runner = None
+
+
+def play_claim(claim: Claim) -> MatchResult:
+    """Play the claimed match; the bot processes are killed when it ends."""
+    runner = worker_runner()
+    paths = [materialize(version) for version in claim.versions]
+    drivers = []
+    try:
+        for version, path in zip(claim.versions, paths, strict=True):
+            drivers.append(runner.driver(path, name=str(version)))
+        return play_match(
+            claim.rules,
+            claim.seed,
+            drivers,
+            decision_timeout=claim.decision_seconds,
+            time_bank=claim.time_bank_seconds,
+            game_seconds=claim.game_seconds,
+            seat_names=[str(v) for v in claim.versions],
+        )
+    finally:
+        for driver in drivers:
+            runner.release(driver)

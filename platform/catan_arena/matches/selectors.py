@@ -1,0 +1,26 @@
+"""Reads on matches."""
+
+from __future__ import annotations
+
+import gzip
+from typing import Any
+
+import orjson
+
+from catan_arena.matches.models import Match
+
+
+def replay_of(match: Match) -> dict[str, Any] | None:
+    """The finished match's replay as JSON data (None before it finishes)."""
+    if not match.replay:
+        return None
+    data: dict[str, Any] = orjson.loads(gzip.decompress(bytes(match.replay)))
+    return data
+
+
+def status_counts(matches: Any) -> dict[str, int]:
+    """How many of ``matches`` (a queryset) are in each status."""
+    counts = {str(s): 0 for s in Match.Status}
+    for status in matches.values_list("status", flat=True):
+        counts[status] += 1
+    return counts

@@ -1,0 +1,308 @@
+"""Writes on matches: create, claim, play, record (exactly once), void, re-queue.
+
+:func:`run_match` is the one code path: the Celery task calls it, and so do the
+embedded default's local worker processes."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import logging
+import os
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import orjson
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arena_runner import MatchResult
+from arena_runner.match import game_budget
+from catan_arena.core import dispatch
+from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.play import Claim, play_claim
+from catan_arena.ratings.services import apply_ready_ratings
+from catan_arena.submissions.models import BotVersion
+from engine import RulesConfig
+from engine.rng import new_seed
+
+log = logging.getLogger(__name__)
+Status = Match.Status
+DONE = (Status.FINISHED, Status.FAILED, Status.VOID)
+TASK_MARGIN = 30.0
+"""Seconds of a match task's soft time limit beyond the seats' own game budgets."""
+
+
+@dataclass(frozen=True)
+class MatchLimits:
+    decision_seconds: float
+    time_bank_seconds: float = 0.0
+    game_seconds: float | None = None
+    """Each seat's wall-clock budget for the game (default: the runner's game_budget)."""
+
+    @classmethod
+    def default(cls) -> MatchLimits:
+        return cls(settings.MATCH_DECISION_SECONDS, settings.MATCH_TIME_BANK_SECONDS)
+
+    @property
+    def per_seat(self) -> float:
+        if self.game_seconds is not None:
+            return self.game_seconds
+        return game_budget(self.decision_seconds, self.time_bank_seconds)
+
+
+def match_budget(players: int, game_seconds: float) -> float:
+    """A match's soft time limit: every seat's game budget, plus the engine's share."""
+    return players * game_seconds + TASK_MARGIN
+
+
+def create_match(
+    versions: Sequence[BotVersion],
+    *,
+    rules: RulesConfig | None = None,
+    limits: MatchLimits | None = None,
+    ladder: bool = False,
+    tournament_id: int | None = None,
+    round: int | None = None,
+    seed: str | None = None,
+) -> Match:
+    """A queued match with ``versions[s]`` in seat ``s`` (queued to a worker on commit).
+    The seed is fresh from :func:`engine.rng.new_seed` (128 bits) unless given."""
+    rules = rules or RulesConfig(players=len(versions))
+    if rules.players != len(versions) or len(versions) not in (3, 4):
+        raise ValueError(f"a match seats 3 or 4 versions; the rules say {rules.players}")
+    limits = limits or MatchLimits.default()
+    with transaction.atomic():
+        match = Match.objects.create(
+            seed=seed or new_seed(),
+            rules=rules.to_dict(),
+            decision_seconds=limits.decision_seconds,
+            time_bank_seconds=limits.time_bank_seconds,
+            game_seconds=limits.per_seat,
+            max_attempts=settings.MATCH_MAX_ATTEMPTS,
+            ladder=ladder,
+            tournament_id=tournament_id,
+            round=round,
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, seat=s, version=v) for s, v in enumerate(versions)
+        )
+        dispatch.on_commit_play(match.pk, match_budget(rules.players, limits.per_seat))
+    return match
+
+
+def worker_name() -> str:
+    """``host:pid:start`` of this process (its start time tells a reused pid apart)."""
+    pid = os.getpid()
+    return f"{socket.gethostname()}:{pid}:{_start_time(pid)}"
+
+
+def _start_time(pid: int) -> str:
+    """The process's start time in clock ticks since boot ("" if it is gone or a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return "" if fields[0] in ("Z", "X") else fields[19]
+
+
+def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
+    """Take a match for this worker: ``queued → running`` (or a running one whose
+    deadline passed: its worker is lost), guarded in the database so one caller wins.
+    None if the match is not there to take."""
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            return None
+        lost = (
+            match.status == Status.RUNNING and match.deadline is not None and match.deadline < now
+        )
+        if match.status != Status.QUEUED and not lost:
+            return None
+        if lost:
+            _note_attempt(match, "lost: its worker did not finish by the deadline", now)
+            if match.attempts >= match.max_attempts:
+                _give_up(match)
+                return None
+        budget = match_budget(match.players, match.game_seconds)
+        match.status = Status.RUNNING
+        match.attempts += 1
+        match.worker = (worker or worker_name())[:200]
+        match.started_at = now
+        match.deadline = now + timedelta(seconds=budget + settings.MATCH_DEADLINE_MARGIN)
+        match.save()
+        seats = list(match.seats.select_related("version__bot").order_by("seat"))
+    return Claim(
+        match_id=match.pk,
+        attempt=match.attempts,
+        seed=match.seed,
+        rules=RulesConfig.from_dict(match.rules),
+        decision_seconds=match.decision_seconds,
+        time_bank_seconds=match.time_bank_seconds,
+        game_seconds=match.game_seconds,
+        versions=tuple(seat.version for seat in seats),
+    )
+
+
+def run_match(match_id: int, worker: str | None = None) -> str | None:
+    """Claim, play and record one match; the status it ends in, or None when it was
+    not there to claim (already taken, finished or unknown). A platform fault (the
+    sandbox, not a bot) voids the attempt and re-queues it a bounded number of times."""
+    claim = claim_match(match_id, worker)
+    if claim is None:
+        return None
+    try:
+        result = play_claim(claim)
+    except Exception as exc:
+        log.exception("match %s attempt %s failed on the platform", match_id, claim.attempt)
+        return void_attempt(claim, f"platform fault: {type(exc).__name__}: {exc}")
+    if result.voided:
+        return void_attempt(claim, result.voided)
+    recorded = record_result(claim, result)
+    return str(Status.FINISHED) if recorded else None
+
+
+def record_result(claim: Claim, result: MatchResult) -> bool:
+    """Write the result, the seats and the ladder's rating updates in one transaction,
+    only if this attempt still holds the match (so a match counts exactly once)."""
+    payload = orjson.dumps(result.replay.to_dict())
+    compressed = gzip.compress(payload, mtime=0)
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=claim.match_id)
+        if match.status != Status.RUNNING or match.attempts != claim.attempt:
+            log.warning("match %s: attempt %s no longer holds it", match.pk, claim.attempt)
+            return False
+        outcome = result.outcome
+        match.status = Status.FINISHED
+        match.finished_at = now
+        if match.started_at is not None:
+            match.duration_seconds = (now - match.started_at).total_seconds()
+        match.replay = compressed
+        match.replay_sha256 = hashlib.sha256(payload).hexdigest()
+        match.turns = outcome.turns
+        match.termination = outcome.termination.label
+        match.winner_seat = result.winner
+        match.sandbox_tier = result.tier
+        _note_attempt(match, "finished", now)
+        match.save()
+        seats = list(match.seats.order_by("seat"))
+        _fill_seats(seats, result)
+        for seat in seats:  # one plain UPDATE each: bulk_update's CASE costs ~5 ms a seat
+            seat.save(update_fields=SEAT_RESULT_FIELDS)
+        apply_ready_ratings()
+        _tournament_progress(match)
+    return True
+
+
+SEAT_RESULT_FIELDS = [
+    "points", "placing", "won", "forfeit", "faults", "fault_count", "decisions",
+    "mean_decision_ms", "max_decision_ms", "cpu_seconds", "log",
+]  # fmt: skip
+
+
+def _fill_seats(seats: list[MatchSeat], result: MatchResult) -> None:
+    forfeits = {f.seat: f for f in result.forfeits}
+    placings, strikes = result.placings, result.strikes
+    for row in seats:
+        s = row.seat
+        stats = result.stats[s]
+        row.points = result.outcome.points[s]
+        row.placing = placings[s]
+        row.won = result.winner == s
+        row.forfeit = forfeits[s].to_dict() if s in forfeits else None
+        row.faults = [f.to_dict() for f in result.faults[s]]
+        row.fault_count = strikes[s]
+        row.decisions = stats.decisions
+        row.mean_decision_ms = 1000 * stats.mean
+        row.max_decision_ms = 1000 * stats.max
+        row.cpu_seconds = stats.cpu
+        row.log = result.logs[s] if s < len(result.logs) else ""
+
+
+def void_attempt(claim: Claim, reason: str) -> str | None:
+    """This attempt does not count: re-queue the match, or give up after its last
+    attempt (``failed``). None if the attempt no longer holds the match."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=claim.match_id)
+        if match.status != Status.RUNNING or match.attempts != claim.attempt:
+            return None
+        _note_attempt(match, f"void: {reason}", timezone.now())
+        if match.attempts >= match.max_attempts:
+            _give_up(match)
+        else:
+            _requeue(match)
+        return str(match.status)
+
+
+def requeue_stuck_matches(now: datetime | None = None) -> list[int]:
+    """Matches still ``running`` past their deadline, or whose worker process on this
+    machine is gone (their worker was lost), are re-queued, or failed after their last
+    attempt. Returns their ids."""
+    now = now or timezone.now()
+    running = Match.objects.filter(status=Status.RUNNING)
+    stuck = [pk for pk, deadline, worker in running.values_list("pk", "deadline", "worker")
+             if (deadline is not None and deadline < now) or _dead_here(worker)]  # fmt: skip
+    for pk in stuck:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=pk)
+            late = match.deadline is not None and match.deadline < now
+            if match.status != Status.RUNNING or not (late or _dead_here(match.worker)):
+                continue
+            _note_attempt(match, "lost: its worker did not finish by the deadline", now)
+            if match.attempts >= match.max_attempts:
+                _give_up(match)
+            else:
+                _requeue(match)
+    return stuck
+
+
+def _dead_here(worker: str) -> bool:
+    """True if ``worker`` names a process of this machine that is gone (exited, a
+    zombie, or its pid now belongs to another process)."""
+    host, _, rest = worker.partition(":")
+    pid, _, start = rest.partition(":")
+    if host != socket.gethostname() or not pid.isdigit() or not start:
+        return False
+    return _start_time(int(pid)) != start
+
+
+def _requeue(match: Match) -> None:
+    match.status = Status.QUEUED
+    match.deadline = None
+    match.save()
+    dispatch.on_commit_play(match.pk, match_budget(match.players, match.game_seconds))
+
+
+def _give_up(match: Match) -> None:
+    match.status = Status.FAILED
+    match.finished_at = timezone.now()
+    match.save()
+    apply_ready_ratings()
+    _tournament_progress(match)
+
+
+def _note_attempt(match: Match, outcome: str, now: datetime) -> None:
+    match.attempt_log = [
+        *match.attempt_log,
+        {
+            "attempt": match.attempts,
+            "worker": match.worker,
+            "started": match.started_at.isoformat() if match.started_at else None,
+            "ended": now.isoformat(),
+            "outcome": outcome[:500],
+        },
+    ]
+
+
+def _tournament_progress(match: Match) -> None:
+    if match.tournament_id is not None:
+        from catan_arena.tournaments.services import note_match_done
+
+        note_match_done(match.tournament_id)

@@ -1,0 +1,99 @@
+"""Writes on ratings: the ladder applies finished ladder matches in creation order.
+
+Ratings are a pure function of the ordered history: a finished ladder match is applied
+only once every ladder match created before it is done (finished, failed or void), so the
+order in which workers finish changes nothing. :func:`recompute_ratings` rebuilds
+everything from scratch through the same function, with identical numbers."""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+
+from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.ratings.models import Rating, RatingChange
+from catan_arena.ratings.systems import (
+    EloConfig,
+    elo_deltas,
+    is_provisional,
+    openskill_start,
+    openskill_update,
+)
+
+ELO = EloConfig()
+LADDER_LOCK = 0x6361_7461_6E00  # "catan\0": the advisory lock that serialises the ladder
+PENDING = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+def _lock_ladder() -> None:
+    """Serialise ladder updates: a PostgreSQL advisory lock for this transaction (SQLite
+    transactions are already serialised: they take the write lock at BEGIN)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LADDER_LOCK])
+
+
+def apply_ready_ratings() -> int:
+    """Apply every ladder match that is ready, in creation order; returns how many
+    were rated. Call inside the transaction that finished a match."""
+    rated = 0
+    with transaction.atomic():
+        _lock_ladder()
+        pending = Match.objects.filter(ladder=True, rating_done=False).order_by("id")
+        for match in list(pending.only("id", "status")):
+            if match.status in PENDING:
+                break
+            if match.status == Match.Status.FINISHED:
+                _rate(match)
+                rated += 1
+            Match.objects.filter(pk=match.pk).update(rating_done=True)
+    return rated
+
+
+def _rate(match: Match) -> None:
+    seats = list(MatchSeat.objects.filter(match=match).order_by("seat"))
+    ratings = [_rating_of(seat.version_id) for seat in seats]
+    placings = [seat.placing or len(seats) for seat in seats]
+    elo = elo_deltas([r.elo for r in ratings], placings, [r.games for r in ratings], config=ELO)
+    skill = openskill_update([(r.mu, r.sigma) for r in ratings], placings)
+    changes = []
+    for seat, rating, delta, (mu, sigma) in zip(seats, ratings, elo, skill, strict=True):
+        changes.append(
+            RatingChange(
+                match=match,
+                version_id=seat.version_id,
+                placing=placings[seat.seat],
+                games_before=rating.games,
+                provisional=is_provisional(rating.games, ELO),
+                elo_before=rating.elo,
+                elo_after=rating.elo + delta,
+                mu_before=rating.mu,
+                mu_after=mu,
+                sigma_before=rating.sigma,
+                sigma_after=sigma,
+            )
+        )
+        rating.elo += delta
+        rating.mu, rating.sigma = mu, sigma
+        rating.games += 1
+        rating.wins += int(seat.won)
+        rating.save()
+    RatingChange.objects.bulk_create(changes)
+
+
+def _rating_of(version_id: int) -> Rating:
+    mu, sigma = openskill_start()
+    rating, _ = Rating.objects.get_or_create(
+        version_id=version_id, defaults={"elo": ELO.start, "mu": mu, "sigma": sigma}
+    )
+    return rating
+
+
+def recompute_ratings() -> int:
+    """Rebuild every rating and its history from the finished ladder matches, in
+    creation order; returns the number of matches rated."""
+    with transaction.atomic():
+        _lock_ladder()
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        Match.objects.filter(ladder=True).update(rating_done=False)
+        return apply_ready_ratings()

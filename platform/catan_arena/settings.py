@@ -1,0 +1,191 @@
+"""Settings, from the environment (django-environ); a bad value stops start-up.
+
+With no environment at all this is the **embedded default**: SQLite in the data folder
+(``CATAN_ARENA_DATA``, default ``.data/`` beside ``manage.py``), no broker (matches run in
+local worker processes, see :mod:`catan_arena.matches.embedded`). A **server** sets
+``DATABASE_URL`` (PostgreSQL) and ``CELERY_BROKER_URL`` (Redis).
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+"""The checkout: ``manage.py``, ``templates/``, ``platform/``."""
+
+env = environ.Env()
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def strict_bool(name: str, default: bool) -> bool:
+    """A boolean variable; anything but a known spelling is an error (django-environ's
+    own ``bool`` reads every unknown word as False)."""
+    raw = env.str(name, default=str(default)).strip().lower()
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true or false)")
+
+
+def positive_float(name: str, default: float) -> float:
+    value = env.float(name, default=default)
+    if not value > 0:
+        raise ImproperlyConfigured(f"{name}={value!r} must be positive")
+    return float(value)
+
+
+def positive_int(name: str, default: int) -> int:
+    value = env.int(name, default=default)
+    if value < 1:
+        raise ImproperlyConfigured(f"{name}={value!r} must be at least 1")
+    return int(value)
+
+
+DATA_DIR = Path(env.str("CATAN_ARENA_DATA", default=str(BASE_DIR / ".data"))).absolute()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+BOT_CACHE_DIR = DATA_DIR / "bot-cache"
+"""Where a worker writes the versions it plays, by sha256 (the database holds them)."""
+
+
+def _secret_key() -> str:
+    """``DJANGO_SECRET_KEY``; on the embedded default one made once and kept in the data
+    folder (readable by its owner only)."""
+    key = env.str("DJANGO_SECRET_KEY", default="")
+    if key:
+        return str(key)
+    path = DATA_DIR / "secret-key"
+    if not path.exists():
+        path.touch(mode=0o600)
+        path.write_text(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = strict_bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS: list[str] = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "catan_arena.accounts",
+    "catan_arena.submissions",
+    "catan_arena.matches",
+    "catan_arena.tournaments",
+    "catan_arena.ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "catan_arena.urls"
+WSGI_APPLICATION = "catan_arena.wsgi.application"
+AUTH_USER_MODEL = "accounts.User"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def _database() -> dict[str, Any]:
+    default = f"sqlite:///{DATA_DIR / 'db.sqlite3'}"
+    db: dict[str, Any] = env.db_url("DATABASE_URL", default=default)
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        # Several local worker processes write: wait for the lock, take it at BEGIN.
+        db["OPTIONS"] = {
+            "timeout": 60,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    else:
+        db.setdefault("CONN_HEALTH_CHECKS", True)
+    return db
+
+
+DATABASES = {"default": _database()}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "static"
+
+# Uploads: the whole file is checked in memory (it is small by the caps below).
+UPLOAD_MAX_BYTES = positive_int("CATAN_ARENA_UPLOAD_MAX_BYTES", 4 << 20)
+UPLOAD_UNPACKED_MAX_BYTES = positive_int("CATAN_ARENA_UNPACKED_MAX_BYTES", 32 << 20)
+UPLOAD_MAX_FILES = positive_int("CATAN_ARENA_UPLOAD_MAX_FILES", 200)
+DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + (1 << 20)
+FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + (1 << 20)
+
+# Matches.
+MATCH_DECISION_SECONDS = positive_float("CATAN_ARENA_DECISION_SECONDS", 1.0)
+MATCH_TIME_BANK_SECONDS = env.float("CATAN_ARENA_TIME_BANK_SECONDS", default=10.0)
+MATCH_MAX_ATTEMPTS = positive_int("CATAN_ARENA_MATCH_ATTEMPTS", 3)
+MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
+"""Seconds past a match's own time budget before a running match counts as lost."""
+WARM_SANDBOXES = env.int("CATAN_ARENA_WARM_SANDBOXES", default=4)
+VALIDATION_SEED = env.int("CATAN_ARENA_VALIDATION_SEED", default=1)
+
+# Celery (server mode). No broker: the embedded default, which never imports a broker.
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="")
+EMBEDDED = not CELERY_BROKER_URL
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": positive_int("CATAN_ARENA_VISIBILITY_TIMEOUT", 4 * 3600),
+}
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stuck-matches": {
+        "task": "catan_arena.matches.tasks.requeue_stuck_matches_task",
+        "schedule": positive_float("CATAN_ARENA_REAPER_SECONDS", 60.0),
+    },
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("CATAN_ARENA_LOG_LEVEL", "WARNING")},
+}

@@ -1,0 +1,2 @@
+"""Submissions: bots, their uploaded immutable versions (content by sha256) and their
+validation."""

@@ -1,0 +1,26 @@
+"""Reads on bots and versions."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from catan_arena.submissions.models import Bot, BotVersion
+
+
+def playing_version(bot: Bot) -> BotVersion | None:
+    """The bot's newest active version (the one that plays), if any."""
+    return bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()
+
+
+def playing_versions() -> list[BotVersion]:
+    """The newest active version of every bot."""
+    newest: dict[int, BotVersion] = {}
+    for version in active_versions().order_by("bot_id", "-number"):
+        newest.setdefault(version.bot_id, version)
+    return sorted(newest.values(), key=lambda v: v.bot.name)
+
+
+def active_versions() -> QuerySet[BotVersion]:
+    return BotVersion.objects.filter(status=BotVersion.Status.ACTIVE).select_related(
+        "bot", "bot__owner"
+    )

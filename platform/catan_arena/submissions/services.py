@@ -1,0 +1,173 @@
+"""Writes on bots and versions: uploads, built-in registration, validation."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from arena_runner import BotRunner, SandboxUnavailable, resolve_policy
+from arena_runner.validation import validate_bot
+from bots.registry import BUILTINS
+from catan_arena.accounts.models import User
+from catan_arena.accounts.services import system_user
+from catan_arena.core import dispatch
+from catan_arena.submissions.checks import UploadLimits, check_bot_name, check_upload
+from catan_arena.submissions.errors import UploadRejected
+from catan_arena.submissions.models import Bot, BotContent, BotVersion
+from catan_arena.submissions.storage import materialize
+from engine import __version__ as engine_version
+
+log = logging.getLogger(__name__)
+Status = BotVersion.Status
+
+
+@dataclass(frozen=True)
+class UploadOutcome:
+    version: BotVersion
+    created: bool
+    message: str
+
+
+def upload_limits() -> UploadLimits:
+    return UploadLimits(
+        upload_bytes=settings.UPLOAD_MAX_BYTES,
+        unpacked_bytes=settings.UPLOAD_UNPACKED_MAX_BYTES,
+        files=settings.UPLOAD_MAX_FILES,
+    )
+
+
+def upload_version(
+    owner: User, bot_name: str, filename: str, data: bytes, *, description: str = ""
+) -> UploadOutcome:
+    """Store ``data`` as the next version of ``owner``'s bot ``bot_name`` (made if new)
+    and queue its validation. Identical content to an existing version of the bot changes
+    nothing and says so. ``UploadRejected`` (nothing stored) for a bad name, a bot of
+    another author, or a file that fails :func:`check_upload`."""
+    check_bot_name(bot_name)
+    kind = check_upload(filename, data, upload_limits())
+    sha = hashlib.sha256(data).hexdigest()
+    with transaction.atomic():
+        bot, _ = Bot.objects.select_for_update().get_or_create(
+            name=bot_name, defaults={"owner": owner, "description": description}
+        )
+        if bot.owner_id != owner.pk:
+            raise UploadRejected(f"the bot name {bot_name!r} belongs to another author")
+        same = bot.versions.filter(content_id=sha).first()
+        if same is not None:
+            return UploadOutcome(
+                same, False, f"identical to {same} ({same.status}): nothing changed"
+            )
+        content, _ = BotContent.objects.get_or_create(
+            sha256=sha, defaults={"data": data, "size": len(data)}
+        )
+        number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+        version = BotVersion.objects.create(
+            bot=bot, number=number, content=content, kind=kind, filename=filename[:255]
+        )
+        dispatch.on_commit_validate(version.pk)
+    return UploadOutcome(version, True, f"{version} uploaded: validation queued")
+
+
+def register_builtins() -> list[BotVersion]:
+    """The built-in bots as active versions of the system account (a new version when
+    a built-in's file changed); returns the current version of each."""
+    owner = system_user()
+    versions = []
+    for name, path in sorted(BUILTINS.items()):
+        data = path.read_bytes()
+        sha = hashlib.sha256(data).hexdigest()
+        with transaction.atomic():
+            bot, _ = Bot.objects.get_or_create(
+                name=name, defaults={"owner": owner, "description": f"Built-in {name} bot."}
+            )
+            version = bot.versions.filter(content_id=sha).first()
+            if version is None:
+                content, _ = BotContent.objects.get_or_create(
+                    sha256=sha, defaults={"data": data, "size": len(data)}
+                )
+                number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+                version = BotVersion.objects.create(
+                    bot=bot,
+                    number=number,
+                    content=content,
+                    kind=BotVersion.Kind.PY,
+                    filename=path.name,
+                    status=Status.ACTIVE,
+                    builtin=name,
+                    report=f"built-in bot shipped with engine {engine_version}",
+                )
+        versions.append(version)
+    return versions
+
+
+def claim_validation(version_id: int) -> bool:
+    """``pending → validating``, atomically: True for the one caller that got it."""
+    claimed = BotVersion.objects.filter(pk=version_id, status=Status.PENDING).update(
+        status=Status.VALIDATING, status_changed_at=timezone.now()
+    )
+    return claimed == 1
+
+
+def validate_version(version_id: int) -> str | None:
+    """Validate a pending version in the sandbox (a smoke game against ``random`` bots)
+    and record ``active`` or ``rejected`` with its report. Returns the new status, or
+    None when another caller has it. A sandbox failure (not the bot's) puts it back to
+    ``pending`` and raises :class:`ValidationUnavailable` (the task retries)."""
+    if not claim_validation(version_id):
+        return None
+    version = BotVersion.objects.select_related("bot", "content").get(pk=version_id)
+    try:
+        runner = BotRunner(resolve_policy())
+    except SandboxUnavailable as exc:
+        _set_status(version_id, Status.PENDING, f"validation could not run: {exc}")
+        raise ValidationUnavailable(str(exc)) from exc
+    try:
+        verdict = validate_bot(
+            materialize(version),
+            runner,
+            seed=settings.VALIDATION_SEED,
+            decision_timeout=settings.MATCH_DECISION_SECONDS,
+        )
+    finally:
+        runner.close()
+    if verdict.valid is None:
+        _set_status(version_id, Status.PENDING, f"validation could not run: {verdict.reason}")
+        raise ValidationUnavailable(verdict.reason)
+    status = Status.ACTIVE if verdict.valid else Status.REJECTED
+    _set_status(version_id, status, verdict.text())
+    return str(status)
+
+
+class ValidationUnavailable(Exception):
+    """The sandbox could not check a version (a platform fault: try again later)."""
+
+
+def _set_status(version_id: int, status: str, report: str) -> None:
+    BotVersion.objects.filter(pk=version_id).update(
+        status=status, report=report, status_changed_at=timezone.now()
+    )
+
+
+def requeue_stuck_validations(older_than_seconds: float) -> list[int]:
+    """Versions left ``validating`` by a lost worker go back to ``pending`` (and are
+    queued again)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    ids = list(
+        BotVersion.objects.filter(
+            status=Status.VALIDATING, status_changed_at__lt=cutoff
+        ).values_list("pk", flat=True)
+    )
+    for pk in ids:
+        with transaction.atomic():
+            if BotVersion.objects.filter(pk=pk, status=Status.VALIDATING).update(
+                status=Status.PENDING, status_changed_at=timezone.now()
+            ):
+                dispatch.on_commit_validate(pk)
+    return ids

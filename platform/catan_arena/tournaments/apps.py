@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "catan_arena.tournaments"
+    label = "tournaments"

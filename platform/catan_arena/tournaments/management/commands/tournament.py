@@ -1,0 +1,175 @@
+"""``manage.py tournament``: run a round robin and print its standings (the main job).
+
+Embedded default (no broker): the matches are played here, on local worker processes
+(one per core), each bot in its own sandboxed process. Server mode: the matches go to
+the Celery workers and this command follows their progress."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from catan_arena.matches.embedded import default_processes, run_embedded
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits, requeue_stuck_matches
+from catan_arena.submissions.models import Bot
+from catan_arena.submissions.selectors import playing_version
+from catan_arena.submissions.services import register_builtins
+from catan_arena.tournaments.models import Tournament
+from catan_arena.tournaments.selectors import progress, standings, strengths
+from catan_arena.tournaments.services import TournamentError, create_round_robin
+
+
+class Command(BaseCommand):
+    help = "Run a round-robin tournament (default: the built-in bots) and print the standings."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "bots", nargs="*", help="bot names (their newest active version); default: built-ins"
+        )
+        parser.add_argument("--name", default="", help="the tournament's name")
+        parser.add_argument("--cycles", type=int, default=4, help="tables per pair (default 4)")
+        parser.add_argument("--table-size", type=int, choices=(3, 4), default=4)
+        parser.add_argument(
+            "--decision-seconds", type=float, default=None, help="CPU seconds per decision"
+        )
+        parser.add_argument("--processes", type=int, default=None, help="local workers")
+        parser.add_argument(
+            "--no-ladder", action="store_true", help="do not let its matches move the ladder"
+        )
+        parser.add_argument(
+            "--duplicate",
+            action="store_true",
+            help="duplicate format: every rotation of a table replays the same board and dice",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        console = Console(highlight=False)
+        register_builtins()
+        requeue_stuck_matches()
+        versions = []
+        for name in options["bots"] or ["heuristic", "random", "search"]:
+            bot = Bot.objects.filter(name=name).first()
+            version = playing_version(bot) if bot else None
+            if version is None:
+                raise CommandError(f"no active version of a bot named {name!r}")
+            versions.append(version)
+        decision = options["decision_seconds"] or settings.MATCH_DECISION_SECONDS
+        if decision <= 0:
+            raise CommandError("--decision-seconds must be positive")
+        try:
+            tournament = create_round_robin(
+                options["name"] or f"Round robin of {len(versions)} bots",
+                versions,
+                table_size=options["table_size"],
+                cycles=options["cycles"],
+                ladder=not options["no_ladder"],
+                limits=MatchLimits(decision, settings.MATCH_TIME_BANK_SECONDS),
+                duplicate=options["duplicate"],
+            )
+        except TournamentError as exc:
+            raise CommandError(str(exc)) from None
+        total = tournament.matches.count()
+        where = "on Celery workers" if not settings.EMBEDDED else "on local workers"
+        console.print(
+            f"{escape(tournament.name)} (tournament {tournament.pk}): {total} games among "
+            f"{len(versions)} bots, {where}; every bot in its own sandboxed process"
+        )
+        if settings.EMBEDDED:
+            self._play_here(tournament, options["processes"] or default_processes(), console)
+        else:
+            self._follow(tournament, console)
+        self._print(tournament, console)
+
+    def _progress(self, console: Console) -> Progress:
+        return Progress(
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=False,
+        )
+
+    def _play_here(self, tournament: Tournament, processes: int, console: Console) -> None:
+        ids = list(tournament.matches.order_by("id").values_list("pk", flat=True))
+        queued = Match.objects.filter(status=Match.Status.QUEUED).exclude(tournament=tournament)
+        leftover = list(queued.order_by("id").values_list("pk", flat=True))
+        if leftover:
+            console.print(f"first, {len(leftover)} games left unfinished by an earlier run")
+        ids = leftover + ids
+        problems: list[str] = []
+
+        with self._progress(console) as bar:
+            task = bar.add_task("games", total=len(ids))
+
+            def report(match_id: int, status: str | None, error: BaseException | None) -> None:
+                if error is not None:
+                    problems.append(f"match {match_id}: {type(error).__name__}: {error}")
+                elif status in (Match.Status.FAILED, "queued"):
+                    problems.append(f"match {match_id}: {status} (see its attempt log)")
+                if status != "queued":
+                    bar.advance(task)
+
+            run_embedded(ids, processes, report)
+        for problem in problems:
+            console.print(f"[yellow]{escape(problem)}[/]")
+
+    def _follow(self, tournament: Tournament, console: Console) -> None:
+        with self._progress(console) as bar:
+            task = bar.add_task("games", total=progress(tournament).total)
+            while True:
+                now = progress(tournament)
+                bar.update(task, completed=now.done)
+                if now.done >= now.total:
+                    break
+                time.sleep(1.0)
+
+    def _print(self, tournament: Tournament, console: Console) -> None:
+        tournament.refresh_from_db()
+        done = progress(tournament)
+        table = Table(title=f"{tournament.name}: standings ({tournament.status})")
+        columns = ("#", "bot", "games", "wins", "win %", "placing pts", "mean VP", "faults")
+        for column in (*columns, "strength (95% CI)", "tier"):
+            table.add_column(column, justify="left" if column == "bot" else "right")
+        fitted = strengths(tournament)
+        for rank, row in enumerate(standings(tournament), 1):
+            fit = fitted[row.version_id]
+            table.add_row(
+                str(rank),
+                escape(row.name),
+                str(row.games),
+                str(row.wins),
+                f"{100 * row.win_rate:.0f}",
+                str(row.placing_points),
+                f"{row.mean_points:.2f}",
+                str(row.faults),
+                f"{fit.strength:+.2f} ({fit.low:+.2f}, {fit.high:+.2f})",
+                str(fit.group),
+            )
+        console.print(table)
+        console.print(
+            f"{done.finished} games finished, {done.failed} failed; "
+            f"pair imbalance {tournament.pair_imbalance} (0: every pair met equally often); "
+            "strength: Plackett–Luce log-strength; entries of one tier are statistically tied"
+        )
+        console.print(
+            "See it in a browser: [bold].venv/bin/python manage.py runserver[/] and open "
+            "http://127.0.0.1:8000/admin/ (an account: .venv/bin/python manage.py "
+            "createsuperuser)"
+        )

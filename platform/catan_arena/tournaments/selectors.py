@@ -1,0 +1,111 @@
+"""Reads on tournaments: progress and standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.ratings.strength import (
+    GameResult,
+    HeadToHead,
+    Strength,
+    head_to_head,
+    strength_table,
+)
+from catan_arena.tournaments.models import Tournament
+
+
+@dataclass
+class Standing:
+    """One entry's results so far. Placing points: a table of n gives n - place (4
+    players: 3, 2, 1, 0; equal places get equal points)."""
+
+    version_id: int
+    name: str
+    games: int = 0
+    wins: int = 0
+    placing_points: int = 0
+    victory_points: int = 0
+    faults: int = 0
+    forfeits: int = 0
+    places: list[int] = field(default_factory=list)
+
+    @property
+    def mean_points(self) -> float:
+        return self.victory_points / self.games if self.games else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def standings(tournament: Tournament) -> list[Standing]:
+    """Entries by placing points, then wins, then mean victory points."""
+    table = {
+        e.version_id: Standing(e.version_id, str(e.version))
+        for e in tournament.entries.select_related("version__bot")
+    }
+    seats = (
+        MatchSeat.objects.filter(match__tournament=tournament, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .only("version_id", "won", "placing", "points", "fault_count", "forfeit", "match__rules")
+    )
+    for seat in seats:
+        row = table[seat.version_id]
+        row.games += 1
+        row.wins += int(seat.won)
+        place = seat.placing or seat.match.players
+        row.placing_points += seat.match.players - place
+        row.victory_points += seat.points or 0
+        row.faults += seat.fault_count
+        row.forfeits += int(seat.forfeit is not None)
+        row.places.append(place)
+    return sorted(
+        table.values(), key=lambda s: (-s.placing_points, -s.wins, -s.mean_points, s.name)
+    )
+
+
+@dataclass(frozen=True)
+class Progress:
+    total: int
+    done: int
+    finished: int
+    failed: int
+    running: int
+
+
+def progress(tournament: Tournament) -> Progress:
+    counts = {s: 0 for s in Match.Status}
+    for status in Match.objects.filter(tournament=tournament).values_list("status", flat=True):
+        counts[Match.Status(status)] += 1
+    done = counts[Match.Status.FINISHED] + counts[Match.Status.FAILED] + counts[Match.Status.VOID]
+    return Progress(
+        total=sum(counts.values()),
+        done=done,
+        finished=counts[Match.Status.FINISHED],
+        failed=counts[Match.Status.FAILED],
+        running=counts[Match.Status.RUNNING],
+    )
+
+
+def game_results(tournament: Tournament) -> list[GameResult]:
+    """Every finished game of the tournament as its placings (version id → place)."""
+    games: dict[int, dict[int, int]] = {}
+    seats = MatchSeat.objects.filter(
+        match__tournament=tournament, match__status=Match.Status.FINISHED
+    ).order_by("match_id", "seat")
+    for match_id, version_id, placing in seats.values_list("match_id", "version_id", "placing"):
+        games.setdefault(match_id, {})[version_id] = placing or 4
+    return list(games.values())
+
+
+def strengths(tournament: Tournament, *, samples: int = 100) -> dict[int, Strength]:
+    """Each entry's Plackett–Luce strength with its bootstrap 95% interval and tied
+    group (order-independent: the same games in any order give the same numbers)."""
+    entries = list(tournament.entries.values_list("version_id", flat=True))
+    table = strength_table(entries, game_results(tournament), samples=samples)
+    return {row.entry: row for row in table}
+
+
+def head_to_head_table(tournament: Tournament) -> dict[tuple[int, int], HeadToHead]:
+    return head_to_head(game_results(tournament))

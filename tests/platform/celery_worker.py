@@ -1,0 +1,94 @@
+"""A real ``celery worker`` process for the tests (not eager mode, not a thread): it
+talks to this machine's Redis and to the test's PostgreSQL database."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import redis
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_SECONDS = 60.0
+
+
+def redis_url() -> str:
+    """A Redis database of its own for each test worker (xdist ``gwN``), flushed first."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = 1 + int(worker.removeprefix("gw") or 0) % 15
+    url = f"redis://127.0.0.1:6379/{index}"
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
+class CeleryWorker:
+    """``celery -A catan_arena worker`` in its own process group; ``beat`` runs the
+    periodic tasks in it too (``-B``)."""
+
+    def __init__(self, env: dict[str, str], *, concurrency: int = 2, beat: bool = False) -> None:
+        self.name = f"test-{uuid.uuid4().hex[:8]}@%h"
+        self.log = Path(tempfile.mkstemp(prefix="celery-worker-", suffix=".log")[1])
+        command = [
+            sys.executable, "-m", "celery", "-A", "catan_arena", "worker",
+            "--loglevel", "INFO", "--concurrency", str(concurrency), "--pool", "prefork",
+            "-n", self.name, "--without-gossip", "--without-mingle",
+        ]  # fmt: skip
+        if beat:
+            schedule = tempfile.mkdtemp(prefix="celery-beat-")
+            command += ["-B", "--schedule", f"{schedule}/beat-schedule"]
+        environment = env | {"DJANGO_SETTINGS_MODULE": "catan_arena.settings"}
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=environment,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited:\n{self.output()}")
+            if " ready." in self.output():
+                return
+            time.sleep(0.1)
+        raise TimeoutError(f"celery worker not ready in {READY_SECONDS} s:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL the worker and every process of its group (a machine lost)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        """A warm shutdown (SIGTERM), then SIGKILL for whatever is left."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(30)
+        self.kill()
+
+
+def wait_for(condition: object, seconds: float, what: str, worker: CeleryWorker) -> None:
+    """Poll ``condition()`` until true; fail with the worker's log otherwise."""
+    assert callable(condition)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}; worker log:\n{worker.output()[-6000:]}")

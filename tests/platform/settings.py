@@ -1,0 +1,13 @@
+"""The settings the test suite runs Django with: the real PostgreSQL of this machine (the
+server mode's database; pytest-django makes a ``test_`` database per test worker) and a
+temporary data folder. No broker here: tests that need Celery start a real worker and
+point the app at Redis themselves (see ``celery_worker.py``)."""
+
+import os
+import tempfile
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/catan_arena")
+os.environ.setdefault("CATAN_ARENA_DATA", tempfile.mkdtemp(prefix="catan-arena-test-"))
+os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-secret")
+
+from catan_arena.settings import *  # noqa: F403

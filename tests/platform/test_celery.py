@@ -1,0 +1,117 @@
+"""Server mode against real parts: this machine's Redis and PostgreSQL and real
+``celery worker`` processes started by the tests (never eager mode)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import redis
+
+from catan_arena.accounts.models import User
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.matches.tasks import play_match_task
+from catan_arena.ratings.models import RatingChange
+from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.services import register_builtins, upload_version
+from catan_arena.tournaments.selectors import standings
+from catan_arena.tournaments.services import create_round_robin
+from tests.platform.celery_worker import CeleryWorker, wait_for
+from tests.platform.conftest import VALID_BOT, active_bots
+
+pytestmark = pytest.mark.django_db(transaction=True)
+FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
+SLOW_BOT = VALID_BOT.replace(
+    b"        legal = observation.legal_actions\n",
+    b"        import time\n        time.sleep(0.05)\n        legal = observation.legal_actions\n",
+)
+
+
+def status_of(match: Match) -> str:
+    match.refresh_from_db()
+    return match.status
+
+
+def test_an_upload_is_validated_by_a_worker(
+    server_mode: dict[str, str], workers: list[Any], author: User
+) -> None:
+    workers.append(CeleryWorker(server_mode))
+    good = upload_version(author, "wanderer", "w.py", VALID_BOT).version
+    bad = upload_version(author, "broken", "b.py", b"raise SystemExit('no')\n").version
+    for version, final in ((good, "active"), (bad, "rejected")):
+
+        def validated(version: BotVersion = version) -> bool:
+            version.refresh_from_db()
+            return version.status not in ("pending", "validating")
+
+        wait_for(validated, 90, f"{version} validated", workers[0])
+        assert version.status == final, version.report
+    assert "smoke game" in good.report
+    assert "no" in bad.report
+
+
+def test_a_round_robin_is_played_by_workers(
+    server_mode: dict[str, str], workers: list[Any], author: User, other_author: User
+) -> None:
+    workers.append(CeleryWorker(server_mode, concurrency=2))
+    builtins = [v for v in register_builtins() if v.bot.name != "search"]
+    entries = [*builtins, *active_bots(author, 1), *active_bots(other_author, 1)]
+    tournament = create_round_robin("celery cup", entries, cycles=1, limits=FAST)
+    total = tournament.matches.count()
+
+    def all_played() -> bool:
+        return tournament.matches.filter(status="finished").count() == total
+
+    wait_for(all_played, 240, "every fixture played", workers[0])
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    table = standings(tournament)
+    assert sum(row.games for row in table) == sum(m.players for m in tournament.matches.all())
+    assert {m.worker.split(":")[0] for m in tournament.matches.all()} != {""}
+
+
+def test_a_match_delivered_three_times_counts_once(
+    server_mode: dict[str, str], workers: list[Any], author: User
+) -> None:
+    match = create_match(active_bots(author, 3), limits=FAST, ladder=True)  # queued once
+    play_match_task.delay(match.pk)  # and twice more, while no worker runs
+    play_match_task.delay(match.pk)
+    broker = redis.Redis.from_url(server_mode["CELERY_BROKER_URL"])
+    queued = [json.loads(m)["headers"]["task"] for m in broker.lrange("celery", 0, -1)]
+    assert queued.count(play_match_task.name) == 3
+    workers.append(CeleryWorker(server_mode, concurrency=3))
+    wait_for(lambda: status_of(match) == "finished", 120, "the match", workers[0])
+    wait_for(lambda: broker.llen("celery") == 0, 60, "the queue drained", workers[0])
+    wait_for(lambda: not broker.hlen("unacked"), 60, "every delivery acked", workers[0])
+    match.refresh_from_db()
+    assert match.attempts == 1
+    assert RatingChange.objects.filter(match=match).count() == 3
+    assert match.seats.filter(placing__isnull=False).count() == 3
+
+
+def test_a_worker_killed_mid_match_then_the_match_finishes_once(
+    server_mode: dict[str, str], workers: list[Any], author: User
+) -> None:
+    slow = upload_version(author, "sleepy", "sleepy.py", SLOW_BOT).version
+    slow.status = BotVersion.Status.ACTIVE
+    slow.save(update_fields=["status"])
+    match = create_match([slow, *active_bots(author, 2)], limits=FAST, ladder=True)
+    first = CeleryWorker(server_mode, concurrency=1)
+    workers.append(first)
+    wait_for(lambda: status_of(match) == "running", 60, "the match to start", first)
+    match.refresh_from_db()
+    assert match.worker and match.attempts == 1
+    first.kill()  # SIGKILL: the worker, its pool and the bots it started, mid-game
+    assert status_of(match) == "running"
+
+    env = server_mode | {"CATAN_ARENA_REAPER_SECONDS": "1"}
+    second = CeleryWorker(env, concurrency=1, beat=True)
+    workers.append(second)
+    wait_for(lambda: status_of(match) == "finished", 180, "the match to finish", second)
+    match.refresh_from_db()
+    assert match.attempts == 2
+    assert "lost" in match.attempt_log[0]["outcome"]
+    assert match.attempt_log[-1]["outcome"] == "finished"
+    assert RatingChange.objects.filter(match=match).count() == 3

@@ -1,0 +1,172 @@
+"""Matches against the real PostgreSQL and the real sandbox: claimed once, recorded
+once, voided attempts re-queued a bounded number of times, lost workers re-queued."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import threading
+from datetime import timedelta
+
+import orjson
+import pytest
+from django.utils import timezone
+
+from catan_arena.accounts.models import User
+from catan_arena.matches import services
+from catan_arena.matches.models import Match
+from catan_arena.matches.play import play_claim
+from catan_arena.matches.selectors import replay_of
+from catan_arena.matches.services import (
+    MatchLimits,
+    claim_match,
+    create_match,
+    record_result,
+    requeue_stuck_matches,
+    run_match,
+)
+from catan_arena.ratings.models import RatingChange
+from engine.replay import Replay, verify
+from tests.platform.conftest import active_bots
+
+FAST = MatchLimits(decision_seconds=0.5, time_bank_seconds=2.0)
+
+
+@pytest.mark.django_db
+def test_a_match_is_played_in_the_sandbox_and_recorded(author: User) -> None:
+    versions = active_bots(author, 4)
+    match = create_match(versions, limits=FAST, ladder=True)
+    assert len(match.seed) == 32 and int(match.seed, 16) >= 0  # 128 bits from secrets
+    assert run_match(match.pk) == "finished"
+    match.refresh_from_db()
+    assert (match.status, match.attempts, match.sandbox_tier) == ("finished", 1, "FULL")
+    replay = replay_of(match)
+    assert replay is not None
+    payload = orjson.dumps(replay)
+    assert hashlib.sha256(gzip.decompress(bytes(match.replay))).hexdigest() == match.replay_sha256
+    verify(Replay.from_dict(orjson.loads(payload)))  # re-simulates bit for bit
+    seats = list(match.seats.order_by("seat"))
+    assert [s.version for s in seats] == versions
+    assert sorted(s.placing for s in seats)[0] == 1
+    assert sum(s.won for s in seats) == (1 if match.winner_seat is not None else 0)
+    assert all(s.decisions > 0 for s in seats)
+    assert RatingChange.objects.filter(match=match).count() == 4
+
+
+@pytest.mark.django_db
+def test_seeds_are_fresh_for_every_match(author: User) -> None:
+    versions = active_bots(author, 3)
+    seeds = {create_match(versions, limits=FAST).seed for _ in range(20)}
+    assert len(seeds) == 20
+
+
+@pytest.mark.django_db
+def test_a_second_delivery_finds_nothing_to_do(author: User) -> None:
+    match = create_match(active_bots(author, 3), limits=FAST, ladder=True)
+    assert run_match(match.pk) == "finished"
+    assert run_match(match.pk) is None
+    match.refresh_from_db()
+    assert match.attempts == 1
+    assert RatingChange.objects.filter(match=match).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_deliveries_count_once(author: User) -> None:
+    """Two threads (two database connections) deliver the same match at once."""
+    match = create_match(active_bots(author, 3), limits=FAST, ladder=True)
+    barrier = threading.Barrier(2)
+    results: list[str | None] = []
+
+    def deliver() -> None:
+        barrier.wait()
+        try:
+            results.append(run_match(match.pk))
+        finally:
+            from django.db import connection
+
+            connection.close()
+
+    threads = [threading.Thread(target=deliver) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert sorted(results, key=str) == [None, "finished"]
+    match.refresh_from_db()
+    assert match.attempts == 1
+    assert RatingChange.objects.filter(match=match).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_lost_attempt_cannot_record_after_the_match_was_requeued(author: User) -> None:
+    match = create_match(active_bots(author, 3), limits=FAST, ladder=True)
+    lost = claim_match(match.pk, worker="gone-host:1")
+    assert lost is not None
+    result = play_claim(lost)  # the lost worker's game, finished too late
+    later = timezone.now() + timedelta(days=1)
+    assert requeue_stuck_matches(now=later) == [match.pk]
+    match.refresh_from_db()
+    assert (match.status, match.attempts) == ("queued", 1)
+    assert "lost" in match.attempt_log[-1]["outcome"]
+    assert run_match(match.pk) == "finished"
+    assert record_result(lost, result) is False  # the stale attempt changes nothing
+    match.refresh_from_db()
+    assert (match.status, match.attempts) == ("finished", 2)
+    assert RatingChange.objects.filter(match=match).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_dead_local_worker_is_noticed_without_waiting_for_the_deadline(
+    author: User,
+) -> None:
+    import subprocess
+
+    match = create_match(active_bots(author, 3), limits=FAST)
+    Match.objects.filter(pk=match.pk).update(max_attempts=10)
+    host = services.socket.gethostname()
+    child = subprocess.Popen(["sleep", "60"])
+    name = f"{host}:{child.pid}:{services._start_time(child.pid)}"
+    assert claim_match(match.pk, worker=name)
+    assert requeue_stuck_matches() == []  # alive
+    child.kill()
+    assert requeue_stuck_matches() == [match.pk]  # a zombie (not reaped yet) is dead
+    child.wait()
+    assert claim_match(match.pk, worker=name)
+    assert requeue_stuck_matches() == [match.pk]  # exited and reaped
+    assert claim_match(match.pk, worker=f"{host}:{os.getpid()}:1")
+    assert requeue_stuck_matches() == [match.pk]  # its pid now runs another process
+    # A live process of this machine (this one) is not taken for dead.
+    assert claim_match(match.pk, worker=services.worker_name())
+    assert requeue_stuck_matches() == []
+
+
+@pytest.mark.django_db
+def test_platform_faults_void_attempts_then_fail_the_match(
+    author: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    versions = active_bots(author, 3)
+    match = create_match(versions, limits=FAST, ladder=True)
+    later = create_match(versions, limits=FAST, ladder=True)
+
+    def sandbox_down(claim: object) -> None:
+        raise OSError("bubblewrap: cannot create namespace")
+
+    monkeypatch.setattr(services, "play_claim", sandbox_down)
+    statuses = [run_match(match.pk) for _ in range(3)]
+    assert statuses == ["queued", "queued", "failed"]
+    match.refresh_from_db()
+    assert match.attempts == 3 and len(match.attempt_log) == 3
+    assert "cannot create namespace" in match.attempt_log[0]["outcome"]
+    assert run_match(match.pk) is None
+    monkeypatch.undo()
+    assert run_match(later.pk) == "finished"  # a failed match never blocks the ladder
+    assert not RatingChange.objects.filter(match=match).exists()
+    assert RatingChange.objects.filter(match=later).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_match_seats_three_or_four(author: User) -> None:
+    with pytest.raises(ValueError, match="3 or 4"):
+        create_match(active_bots(author, 2), limits=FAST)
+    assert Match.objects.count() == 0

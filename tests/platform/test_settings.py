@@ -1,0 +1,42 @@
+"""Settings come from the environment and a bad value stops start-up with its name."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.platform.test_main_job import ROOT, embedded_env
+
+
+def check(tmp: object, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=embedded_env(tmp) | env,  # type: ignore[arg-type]
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_defaults_are_the_embedded_sqlite_and_no_broker(tmp_path: object) -> None:
+    run = check(tmp_path)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG='maybe' is not a boolean"),
+        ({"CATAN_ARENA_MATCH_ATTEMPTS": "0"}, "CATAN_ARENA_MATCH_ATTEMPTS=0 must be at least 1"),
+        ({"CATAN_ARENA_DECISION_SECONDS": "-1"}, "must be positive"),
+        ({"CATAN_ARENA_MATCH_ATTEMPTS": "three"}, "invalid literal for int()"),
+        ({"DATABASE_URL": "nosuchdb://x/y"}, "nosuchdb"),
+    ],
+)
+def test_a_bad_value_fails_loudly(tmp_path: object, env: dict[str, str], words: str) -> None:
+    run = check(tmp_path, **env)
+    assert run.returncode != 0
+    assert words in run.stderr
