@@ -28,8 +28,14 @@ def _real_uid(pid: int) -> int:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="uids are dropped only by a root worker")
-def test_four_seats_run_as_four_uids_of_the_pool(tmp_path: Path) -> None:
+def test_four_seats_run_as_four_uids_of_the_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     need_tier(Tier.FULL)
+    # a pool and lock folder of this test's own: a parallel test may claim a shared uid
+    # the moment ours is released, which would look like a lock never given back
+    monkeypatch.setenv(uids.ENV_POOL, "64800-64803")
+    monkeypatch.setenv(uids.ENV_LOCK_DIR, str(tmp_path / "locks"))
     game = Game.new(RulesConfig(), 1)
     with tempfile.TemporaryDirectory(prefix="catan-uids-") as tmp:
         bot = Path(tmp) / "bot.py"
