@@ -84,6 +84,8 @@ INSTALLED_APPS = [
     "catan_arena.matches",
     "catan_arena.tournaments",
     "catan_arena.ratings",
+    "catan_arena.ladder",
+    "catan_arena.abtests",
 ]
 
 MIDDLEWARE = [
@@ -180,6 +182,14 @@ CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-matches": {
         "task": "catan_arena.matches.tasks.requeue_stuck_matches_task",
         "schedule": positive_float("CATAN_ARENA_REAPER_SECONDS", 60.0),
+    },
+    "start-due-tournaments": {
+        "task": "catan_arena.tournaments.tasks.start_due_tournaments_task",
+        "schedule": positive_float("CATAN_ARENA_TOURNAMENT_TICK_SECONDS", 10.0),
+    },
+    "fill-ladder": {
+        "task": "catan_arena.ladder.tasks.fill_ladder_task",
+        "schedule": positive_float("CATAN_ARENA_LADDER_TICK_SECONDS", 10.0),
     },
 }
 

@@ -41,6 +41,9 @@ class Match(models.Model):
         "tournaments.Tournament", models.CASCADE, null=True, blank=True, related_name="matches"
     )
     round = models.PositiveIntegerField(null=True, blank=True)
+    ab_test = models.ForeignKey(
+        "abtests.ABTest", models.CASCADE, null=True, blank=True, related_name="matches"
+    )
     worker = models.CharField(max_length=200, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)

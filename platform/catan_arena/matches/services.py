@@ -69,6 +69,7 @@ def create_match(
     tournament_id: int | None = None,
     round: int | None = None,
     seed: str | None = None,
+    ab_test_id: int | None = None,
 ) -> Match:
     """A queued match with ``versions[s]`` in seat ``s`` (queued to a worker on commit).
     The seed is fresh from :func:`engine.rng.new_seed` (128 bits) unless given."""
@@ -87,6 +88,7 @@ def create_match(
             ladder=ladder,
             tournament_id=tournament_id,
             round=round,
+            ab_test_id=ab_test_id,
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=s, version=v) for s, v in enumerate(versions)
@@ -302,7 +304,12 @@ def _note_attempt(match: Match, outcome: str, now: datetime) -> None:
 
 
 def _tournament_progress(match: Match) -> None:
+    """Tell the competition a match belongs to that it is done (same transaction)."""
     if match.tournament_id is not None:
         from catan_arena.tournaments.services import note_match_done
 
         note_match_done(match.tournament_id)
+    if match.ab_test_id is not None:
+        from catan_arena.abtests.services import note_ab_match_done
+
+        note_ab_match_done(match.ab_test_id)

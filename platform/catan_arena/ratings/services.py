@@ -17,7 +17,9 @@ from catan_arena.ratings.systems import (
     is_provisional,
     openskill_start,
     openskill_update,
+    widened_sigma,
 )
+from catan_arena.submissions.models import BotVersion
 
 ELO = EloConfig()
 LADDER_LOCK = 0x6361_7461_6E00  # "catan\0": the advisory lock that serialises the ladder
@@ -81,11 +83,20 @@ def _rate(match: Match) -> None:
 
 
 def _rating_of(version_id: int) -> Rating:
-    mu, sigma = openskill_start()
-    rating, _ = Rating.objects.get_or_create(
-        version_id=version_id, defaults={"elo": ELO.start, "mu": mu, "sigma": sigma}
+    """A version's rating, made on its first ladder game: afresh, or (if its author
+    asked) from the rating its parent version has at that point of the history, with
+    σ widened and the provisional K back (so it can move quickly either way)."""
+    rating = Rating.objects.filter(version_id=version_id).first()
+    if rating is not None:
+        return rating
+    elo, (mu, sigma) = ELO.start, openskill_start()
+    parent_id = (
+        BotVersion.objects.filter(pk=version_id).values_list("inherits_from", flat=True).first()
     )
-    return rating
+    parent = Rating.objects.filter(version_id=parent_id).first() if parent_id else None
+    if parent is not None:
+        elo, mu, sigma = parent.elo, parent.mu, widened_sigma(parent.sigma, sigma)
+    return Rating.objects.create(version_id=version_id, elo=elo, mu=mu, sigma=sigma)
 
 
 def recompute_ratings() -> int:

@@ -10,6 +10,7 @@ changes of a game always sum to zero.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -78,3 +79,13 @@ def openskill_start() -> tuple[float, float]:
 
     rating = PlackettLuce().rating()
     return float(rating.mu), float(rating.sigma)
+
+
+INHERIT_WIDEN = 0.5
+"""An inherited σ grows by this fraction of a new version's σ (in quadrature)."""
+
+
+def widened_sigma(sigma: float, start_sigma: float) -> float:
+    """The σ a new version inherits from its parent's ``sigma``: widened in quadrature by
+    ``INHERIT_WIDEN × start_sigma``, never above a new version's ``start_sigma``."""
+    return min(start_sigma, math.hypot(sigma, INHERIT_WIDEN * start_sigma))

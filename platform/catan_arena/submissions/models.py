@@ -60,6 +60,17 @@ class BotVersion(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     status_changed_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True, help_text="Withdrawn from the ladder by its author."
+    )
+    inherits_from = models.ForeignKey(
+        "self",
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The version whose ladder rating it starts from (σ widened), if asked.",
+    )
 
     class Meta:
         ordering = ["bot__name", "-number"]

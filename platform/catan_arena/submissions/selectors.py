@@ -24,3 +24,10 @@ def active_versions() -> QuerySet[BotVersion]:
     return BotVersion.objects.filter(status=BotVersion.Status.ACTIVE).select_related(
         "bot", "bot__owner"
     )
+
+
+def author_key(version: BotVersion) -> int:
+    """Who counts as a version's author for "one version per author at a table": its
+    owner, except the system account, whose built-in bots each count as their own."""
+    owner = version.bot.owner
+    return -version.bot_id if owner.is_system else owner.pk

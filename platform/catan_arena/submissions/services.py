@@ -44,12 +44,20 @@ def upload_limits() -> UploadLimits:
 
 
 def upload_version(
-    owner: User, bot_name: str, filename: str, data: bytes, *, description: str = ""
+    owner: User,
+    bot_name: str,
+    filename: str,
+    data: bytes,
+    *,
+    description: str = "",
+    inherit_rating: bool = False,
 ) -> UploadOutcome:
     """Store ``data`` as the next version of ``owner``'s bot ``bot_name`` (made if new)
     and queue its validation. Identical content to an existing version of the bot changes
     nothing and says so. ``UploadRejected`` (nothing stored) for a bad name, a bot of
-    another author, or a file that fails :func:`check_upload`."""
+    another author, or a file that fails :func:`check_upload`. ``inherit_rating``: the
+    new version starts on the ladder from the bot's newest active version's rating, its
+    uncertainty widened (otherwise it starts afresh)."""
     check_bot_name(bot_name)
     kind = check_upload(filename, data, upload_limits())
     sha = hashlib.sha256(data).hexdigest()
@@ -68,11 +76,24 @@ def upload_version(
             sha256=sha, defaults={"data": data, "size": len(data)}
         )
         number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+        parent = None
+        if inherit_rating:
+            parent = bot.versions.filter(status=Status.ACTIVE).order_by("-number").first()
         version = BotVersion.objects.create(
-            bot=bot, number=number, content=content, kind=kind, filename=filename[:255]
+            bot=bot,
+            number=number,
+            content=content,
+            kind=kind,
+            filename=filename[:255],
+            inherits_from=parent,
         )
         dispatch.on_commit_validate(version.pk)
-    return UploadOutcome(version, True, f"{version} uploaded: validation queued")
+    message = f"{version} uploaded: validation queued"
+    if parent is not None:
+        message += f"; on the ladder it starts from {parent}'s rating, its uncertainty widened"
+    elif inherit_rating:
+        message += "; no active version to inherit a rating from: it starts afresh"
+    return UploadOutcome(version, True, message)
 
 
 def register_builtins() -> list[BotVersion]:

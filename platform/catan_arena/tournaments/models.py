@@ -14,8 +14,13 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "round robin"
         DUPLICATE = "duplicate", "duplicate round robin"
+        SWISS = "swiss", "Swiss"
 
     class Status(models.TextChoices):
+        DRAFT = "draft"
+        """Being set up by its organizer; entries closed."""
+        OPEN = "open"
+        """Entries open; it starts at ``starts_at`` (or when its organizer starts it)."""
         RUNNING = "running"
         FINISHED = "finished"
         CANCELLED = "cancelled"
@@ -25,8 +30,20 @@ class Tournament(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     table_size = models.PositiveSmallIntegerField(default=4)
     cycles = models.PositiveSmallIntegerField(
-        default=1, help_text="Every pair of entries shares at least this many tables."
+        default=1, help_text="Round robins: every pair of entries shares at least this many tables."
     )
+    rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss: rounds to play (blank: enough for the field)."
+    )
+    starts_at = models.DateTimeField(
+        null=True, blank=True, help_text="When beat starts it (entries close then)."
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    max_entries = models.PositiveIntegerField(null=True, blank=True)
+    entries_per_author = models.PositiveSmallIntegerField(
+        default=1, help_text="How many versions one author may enter."
+    )
+    note = models.TextField(blank=True, help_text="Why it did not start, or was cancelled.")
     ladder = models.BooleanField(default=False, help_text="Its matches also move the ladder.")
     rules = models.JSONField(default=dict, blank=True)
     decision_seconds = models.FloatField()
@@ -40,6 +57,8 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        permissions = [("organize", "Can organize tournaments")]
+        indexes = [models.Index(fields=["status", "starts_at"], name="tournament_due")]
 
     def __str__(self) -> str:
         return self.name
@@ -50,6 +69,10 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="entries")
     version = models.ForeignKey(BotVersion, models.PROTECT, related_name="entries")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True, null=True)
 
     class Meta:
         ordering = ["tournament_id", "id"]

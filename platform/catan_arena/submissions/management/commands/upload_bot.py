@@ -30,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--name", required=True, help="the bot's name (made if new)")
         parser.add_argument("--owner", required=True, help="the author's username (made if new)")
         parser.add_argument("--wait", action="store_true", help="server mode: wait for validation")
+        parser.add_argument(
+            "--inherit-rating",
+            action="store_true",
+            help="start on the ladder from the bot's current rating (uncertainty widened)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
@@ -39,7 +44,9 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {path}: {exc.strerror}") from None
         owner, _ = User.objects.get_or_create(username=options["owner"])
         try:
-            outcome = upload_version(owner, options["name"], path.name, data)
+            outcome = upload_version(
+                owner, options["name"], path.name, data, inherit_rating=options["inherit_rating"]
+            )
         except UploadRejected as exc:
             raise CommandError(f"upload refused: {exc}") from None
         self.stdout.write(outcome.message)

@@ -1,0 +1,215 @@
+"""Writes on A/B tests: request one, and fold each finished pair into its SPRT.
+
+A pair is two games with one seed (board, dice, development deck and steals) and one set
+of opponents in the same seats: once with A in the tested seat, once with B. Its
+difference is B's placing points minus A's (a table of n gives n - place), so the luck
+of the board and the opponents' strength cancel out. The tested seat rotates pair by
+pair, and every game starts fresh bot processes. Pairs are kept ``PAIRS_IN_FLIGHT`` at a
+time; when the test stops (a verdict, or ``max_pairs``), its queued games are voided."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from catan_arena.abtests.models import ABPair, ABTest
+from catan_arena.accounts.models import User
+from catan_arena.ladder.selectors import ladder_versions
+from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.ratings.sprt import Verdict, sprt
+from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.selectors import author_key
+from engine import RulesConfig
+from engine.rng import new_seed
+
+PAIRS_IN_FLIGHT = 2
+DEFAULT_MARGIN = 0.3
+"""H1's gain in placing points a game (4 players: 3/2/1/0 for the places)."""
+DONE = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID)
+
+
+class ABTestError(ValueError):
+    """An A/B test cannot be made as asked; the message says why."""
+
+
+def request_ab_test(
+    user: User,
+    version_a: BotVersion,
+    version_b: BotVersion,
+    *,
+    margin: float = DEFAULT_MARGIN,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_pairs: int = 200,
+    table_size: int = 4,
+    limits: MatchLimits | None = None,
+    opponents: Sequence[BotVersion] = (),
+) -> ABTest:
+    """Start an A/B test of ``version_b`` against ``version_a`` (their author's, or
+    staff's), its first pairs queued. Each pair's opponents are drawn from
+    ``opponents`` (active versions of other authors) or, if none are given, from the
+    ladder's bots of other authors."""
+    for version in (version_a, version_b):
+        if version.bot.owner_id != user.pk and not user.is_staff:
+            raise PermissionDenied("only the author of both versions can A/B test them")
+        if version.status != BotVersion.Status.ACTIVE:
+            raise ABTestError(f"{version} is {version.status}: only active versions can play")
+    if version_a.pk == version_b.pk:
+        raise ABTestError("A and B must be different versions")
+    if not (margin > 0 and 0 < alpha < 0.5 and 0 < beta < 0.5 and max_pairs >= 2):
+        raise ABTestError("margin > 0, 0 < alpha, beta < 0.5 and at least 2 pairs")
+    if table_size not in (3, 4):
+        raise ABTestError("tables seat 3 or 4")
+    _check_opponents(version_a, version_b, opponents)
+    if len(_opponent_pool(version_a, version_b, opponents)) < table_size - 1:
+        raise ABTestError(f"not enough opponents: {table_size - 1} bots of other authors needed")
+    limits = limits or MatchLimits.default()
+    with transaction.atomic():
+        test = ABTest.objects.create(
+            version_a=version_a,
+            version_b=version_b,
+            requested_by=user,
+            margin=margin,
+            alpha=alpha,
+            beta=beta,
+            max_pairs=max_pairs,
+            table_size=table_size,
+            decision_seconds=limits.decision_seconds,
+            time_bank_seconds=limits.time_bank_seconds,
+        )
+        state = sprt([], margin=margin, alpha=alpha, beta=beta)
+        test.lower, test.upper = state.lower, state.upper
+        test.save(update_fields=["lower", "upper"])
+        test.opponents.set(opponents)
+        _top_up(test)
+    return test
+
+
+def _check_opponents(
+    version_a: BotVersion, version_b: BotVersion, opponents: Sequence[BotVersion]
+) -> None:
+    excluded = {author_key(version_a), author_key(version_b)}
+    for version in opponents:
+        if version.status != BotVersion.Status.ACTIVE:
+            raise ABTestError(f"opponent {version} is {version.status}")
+        if author_key(version) in excluded:
+            raise ABTestError(f"opponent {version} is by the author of A or B")
+
+
+def _opponent_pool(
+    version_a: BotVersion, version_b: BotVersion, opponents: Sequence[BotVersion] = ()
+) -> list[BotVersion]:
+    """One version per author (of ``opponents``, else of the ladder), none of A's or
+    B's author or bots."""
+    excluded = {author_key(version_a), author_key(version_b)}
+    pool: dict[int, BotVersion] = {}
+    for version in sorted(opponents or ladder_versions(), key=lambda v: v.pk):
+        key = author_key(version)
+        if key not in excluded and version.bot_id not in (version_a.bot_id, version_b.bot_id):
+            pool.setdefault(key, version)
+    return list(pool.values())
+
+
+def _top_up(test: ABTest) -> None:
+    """Queue pairs until ``PAIRS_IN_FLIGHT`` are unfinished (within ``max_pairs``)."""
+    pairs = test.pair_set.all()
+    unfinished = pairs.filter(difference__isnull=True, void=False).count()
+    made = pairs.count()
+    counted = test.pairs
+    chosen = list(test.opponents.select_related("bot__owner"))
+    pool = _opponent_pool(test.version_a, test.version_b, chosen)
+    rng = random.Random()
+    while unfinished < PAIRS_IN_FLIGHT and counted + unfinished < test.max_pairs:
+        if len(pool) < test.table_size - 1 or made >= 2 * test.max_pairs:
+            return
+        opponents = rng.sample(pool, test.table_size - 1)
+        _queue_pair(test, made + 1, opponents)
+        made += 1
+        unfinished += 1
+
+
+def _queue_pair(test: ABTest, number: int, opponents: Sequence[BotVersion]) -> ABPair:
+    seat = (number - 1) % test.table_size
+    seed = new_seed()
+    limits = MatchLimits(test.decision_seconds, test.time_bank_seconds)
+    rules = RulesConfig(players=test.table_size)
+    games = []
+    for tested in (test.version_a, test.version_b):
+        seats = list(opponents)
+        seats.insert(seat, tested)
+        games.append(create_match(seats, rules=rules, limits=limits, seed=seed, ab_test_id=test.pk))
+    return ABPair.objects.create(
+        test=test, number=number, seat=seat, match_a=games[0], match_b=games[1]
+    )
+
+
+def _placing_points(match: Match, seat: int) -> float:
+    place = (
+        MatchSeat.objects.filter(match=match, seat=seat).values_list("placing", flat=True).first()
+    )
+    return float(match.players - (place or match.players))
+
+
+def note_ab_match_done(test_id: int) -> None:
+    """Called when one of its games is done (inside that transaction): counts the pairs
+    now complete, updates the SPRT, and stops the test or queues more pairs."""
+    with transaction.atomic():
+        test = ABTest.objects.select_for_update().filter(pk=test_id).first()
+        if test is None or test.status != ABTest.Status.RUNNING:
+            return
+        pending = test.pair_set.filter(difference__isnull=True, void=False).select_related(
+            "match_a", "match_b"
+        )
+        for pair in pending:
+            a, b = pair.match_a, pair.match_b
+            if a.status not in DONE or b.status not in DONE:
+                continue
+            if a.status == b.status == Match.Status.FINISHED:
+                pair.difference = _placing_points(b, pair.seat) - _placing_points(a, pair.seat)
+            else:
+                pair.void = True  # a platform fault cost one of its games: not counted
+            pair.save(update_fields=["difference", "void"])
+        differences = [
+            float(d)
+            for d in test.pair_set.filter(difference__isnull=False)
+            .order_by("number")
+            .values_list("difference", flat=True)
+            if d is not None
+        ]
+        state = sprt(differences, margin=test.margin, alpha=test.alpha, beta=test.beta)
+        test.pairs, test.mean, test.llr = state.pairs, state.mean, state.llr
+        if state.verdict is Verdict.BETTER:
+            _finish(test, ABTest.Verdict.BETTER)
+        elif state.verdict is Verdict.NOT_BETTER:
+            _finish(test, ABTest.Verdict.NOT_BETTER)
+        elif state.pairs >= test.max_pairs:
+            _finish(test, ABTest.Verdict.INCONCLUSIVE)
+        else:
+            test.save(update_fields=["pairs", "mean", "llr"])
+            _top_up(test)
+
+
+def _finish(test: ABTest, verdict: str, status: str = ABTest.Status.FINISHED) -> None:
+    test.verdict = verdict
+    test.status = status
+    test.finished_at = timezone.now()
+    test.save()
+    Match.objects.filter(ab_test=test, status=Match.Status.QUEUED).update(
+        status=Match.Status.VOID, finished_at=timezone.now()
+    )
+
+
+def cancel_ab_test(user: User, test: ABTest) -> None:
+    """Its requester (or staff) stops a running test: queued games are voided."""
+    if test.requested_by_id != user.pk and not user.is_staff:
+        raise PermissionDenied("only the test's requester can cancel it")
+    with transaction.atomic():
+        locked = ABTest.objects.select_for_update().get(pk=test.pk)
+        if locked.status != ABTest.Status.RUNNING:
+            raise ABTestError(f"the test is {locked.status}")
+        _finish(locked, locked.verdict, ABTest.Status.CANCELLED)

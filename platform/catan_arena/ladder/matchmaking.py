@@ -1,0 +1,94 @@
+"""Who plays whom next on the continuous ladder, pure (no Django).
+
+Each tick fills up to ``tables`` new tables from the candidates (the playing versions):
+
+1. The candidate who most needs games anchors the next table: fewest games (rated plus
+   in flight), so a new version gets its placement games first; ties in random order.
+2. The anchor's opponents are the free candidates of other authors closest to its
+   OpenSkill μ (ties broken by fewer games, then at random), one version per author at a
+   table. A table has ``table_size`` seats, or one fewer when not enough authors are free.
+3. Seats are dealt so each version's seat counts stay even: seat by seat, the version
+   that has sat there least (relative to its games) takes it.
+
+A version sits at most once per tick and at most ``max_busy`` tables at a time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Candidate:
+    version: int
+    author: int
+    """Versions with equal ``author`` never share a table."""
+    games: int
+    """Ladder games played (rated)."""
+    mu: float
+    busy: int = 0
+    """Ladder matches queued or running."""
+    seats: tuple[int, ...] = field(default=())
+    """How often it has sat in seat 0, 1, 2, 3 of its ladder games."""
+
+
+def plan_tables(
+    candidates: Sequence[Candidate],
+    *,
+    tables: int,
+    table_size: int = 4,
+    max_busy: int = 1,
+    rng: random.Random | None = None,
+) -> list[list[int]]:
+    """Up to ``tables`` new tables, each the versions in seat order."""
+    if table_size not in (3, 4):
+        raise ValueError("a ladder table seats 3 or 4")
+    rng = rng or random.Random()
+    free = [c for c in candidates if c.busy < max_busy]
+    rng.shuffle(free)  # random order among equals (the sorts below are stable)
+    free.sort(key=lambda c: c.games + c.busy)
+    planned: list[list[int]] = []
+    while len(planned) < tables:
+        table = _table_around(free, table_size)
+        if table is None:
+            break
+        for member in table:
+            free.remove(member)
+        planned.append([c.version for c in _deal_seats(table, rng)])
+    return planned
+
+
+def _table_around(free: list[Candidate], table_size: int) -> list[Candidate] | None:
+    """The neediest free candidate and its closest opponents of other authors (None
+    when fewer than 3 authors are free: then nobody can be seated)."""
+    if not free:
+        return None
+    anchor = free[0]
+    chosen, authors = [anchor], {anchor.author}
+    rest = sorted(free[1:], key=lambda c: (abs(c.mu - anchor.mu), c.games + c.busy))
+    for candidate in rest:
+        if candidate.author not in authors:
+            chosen.append(candidate)
+            authors.add(candidate.author)
+            if len(chosen) == table_size:
+                break
+    return chosen if len(chosen) >= 3 else None
+
+
+def _deal_seats(table: list[Candidate], rng: random.Random) -> list[Candidate]:
+    """Seat by seat, the member who has sat there least (as a share of its games)."""
+    left = list(table)
+    rng.shuffle(left)
+    order = []
+    for seat in range(len(table)):
+
+        def share(c: Candidate, seat: int = seat) -> float:
+            sat = c.seats[seat] if seat < len(c.seats) else 0
+            return sat / max(1, sum(c.seats))
+
+        best = min(left, key=share)
+        left.remove(best)
+        order.append(best)
+    return order

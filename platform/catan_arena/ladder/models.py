@@ -1,0 +1,35 @@
+"""The continuous ladder's settings (one row): running or paused, and its table shape."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class LadderSettings(models.Model):
+    """The ladder's one settings row (:meth:`current`)."""
+
+    paused = models.BooleanField(default=False, help_text="No new ladder matches while set.")
+    tables_in_flight = models.PositiveSmallIntegerField(
+        default=4, help_text="Ladder matches kept queued or running at a time."
+    )
+    table_size = models.PositiveSmallIntegerField(
+        default=4, help_text="Seats per table (3 when fewer authors are free)."
+    )
+    decision_seconds = models.FloatField(default=1.0)
+    time_bank_seconds = models.FloatField(default=10.0)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "ladder settings"
+
+    def __str__(self) -> str:
+        return "ladder (paused)" if self.paused else "ladder (running)"
+
+    @classmethod
+    def current(cls) -> LadderSettings:
+        settings_row, _ = cls.objects.get_or_create(pk=1)
+        return settings_row
