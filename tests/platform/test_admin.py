@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 PAGES = [
     "accounts/user", "submissions/bot", "submissions/botversion", "matches/match",
     "tournaments/tournament", "ratings/rating", "ratings/ratingchange",
+    "ladder/laddersettings", "abtests/abtest",
 ]  # fmt: skip
 
 
@@ -66,3 +67,27 @@ def test_the_cancel_action_keeps_what_was_played(
 def test_the_health_check_and_home(client: Client) -> None:
     assert client.get("/health/").json() == {"status": "ok"}
     assert "Catan Arena" in client.get("/").content.decode()
+
+
+def test_only_organizers_get_the_tournament_actions(
+    client: Client, three_authors_bots: list[BotVersion]
+) -> None:
+    from django.contrib.auth.models import Group, Permission
+
+    tournament = create_round_robin(
+        "cup", three_authors_bots, cycles=1, limits=MatchLimits(0.3, 1.0)
+    )
+    clerk = User.objects.create_user("clerk", password="correct-horse-42", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="change_tournament"))
+    client.force_login(clerk)
+    form = {"action": "cancel", "_selected_action": [tournament.pk], "index": 0}
+    client.post("/admin/tournaments/tournament/", form, follow=True)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING  # not an organizer: no action
+    clerk.groups.add(Group.objects.get(name="Organizers"))
+    client.force_login(User.objects.get(pk=clerk.pk))
+    response = client.post("/admin/tournaments/tournament/", form, follow=True)
+    assert "queued games voided" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert "cancelled by clerk" in tournament.note

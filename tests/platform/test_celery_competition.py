@@ -9,12 +9,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from catan_arena.abtests.models import ABTest
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
+from catan_arena.accounts.roles import ORGANIZERS
+from catan_arena.accounts.services import grant_role
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.services import set_ladder_paused
 from catan_arena.matches.models import Match
@@ -47,8 +48,7 @@ leave that game's log without one."""
 
 def make_organizer() -> User:
     user = User.objects.create_user("olga", password="not-used-here-4521")
-    user.groups.add(Group.objects.get(name="Organizers"))
-    return User.objects.get(pk=user.pk)
+    return grant_role(user, ORGANIZERS)
 
 
 def people(n: int) -> list[User]:

@@ -8,13 +8,14 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.abtests.services import ABTestError, note_ab_match_done, request_ab_test
 from catan_arena.accounts.models import User
+from catan_arena.accounts.roles import ORGANIZERS
+from catan_arena.accounts.services import grant_role
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import ladder_versions
 from catan_arena.ladder.services import fill_ladder, set_ladder_paused, withdraw_version
@@ -45,8 +46,7 @@ FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 @pytest.fixture
 def organizer() -> User:
     user = User.objects.create_user("olga", password="not-used-here-4521")
-    user.groups.add(Group.objects.get(name="Organizers"))
-    return User.objects.get(pk=user.pk)  # a fresh object: no cached permissions
+    return grant_role(user, ORGANIZERS)
 
 
 def authors(n: int) -> list[User]:
@@ -293,3 +293,14 @@ def test_an_ab_test_stops_at_its_pair_limit(author: User) -> None:
     assert test.status == "finished" and test.pairs == 2
     assert test.verdict in (ABTest.Verdict.INCONCLUSIVE, ABTest.Verdict.NOT_BETTER)
     assert not Match.objects.filter(ab_test=test, status="queued").exists()
+
+
+def test_the_migration_makes_the_organizers_role() -> None:
+    from django.contrib.auth.models import Group
+
+    from catan_arena.accounts.roles import ROLE_PERMISSIONS
+
+    group = Group.objects.get(name=ORGANIZERS)
+    made = {(p.content_type.app_label, p.codename) for p in group.permissions.all()}
+    wanted = {(app, c) for app, names in ROLE_PERMISSIONS[ORGANIZERS].items() for c in names}
+    assert made == wanted

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import Group, Permission
+from django.db.models import Q
+
 from catan_arena.accounts.models import User
+from catan_arena.accounts.roles import ROLE_PERMISSIONS
 
 SYSTEM_USERNAME = "catan-arena"
 
@@ -16,3 +20,20 @@ def system_user() -> User:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return user
+
+
+def ensure_role(name: str) -> Group:
+    """The role's group with exactly its permissions (made or repaired)."""
+    group, _ = Group.objects.get_or_create(name=name)
+    grants = ROLE_PERMISSIONS[name]
+    wanted = Q()
+    for app_label, codenames in grants.items():
+        wanted |= Q(content_type__app_label=app_label, codename__in=codenames)
+    group.permissions.set(Permission.objects.filter(wanted))
+    return group
+
+
+def grant_role(user: User, name: str) -> User:
+    """Add ``user`` to a role; returns the user fresh (permissions are cached per object)."""
+    user.groups.add(ensure_role(name))
+    return User.objects.get(pk=user.pk)

@@ -75,12 +75,21 @@ class Progress:
 
 
 def progress(tournament: Tournament) -> Progress:
+    """Games done of the total (a running Swiss tournament's total counts the rounds
+    still to be paired as the size of its first)."""
     counts = {s: 0 for s in Match.Status}
-    for status in Match.objects.filter(tournament=tournament).values_list("status", flat=True):
+    first_round = 0
+    for status, number in Match.objects.filter(tournament=tournament).values_list(
+        "status", "round"
+    ):
         counts[Match.Status(status)] += 1
+        first_round += number == 1
     done = counts[Match.Status.FINISHED] + counts[Match.Status.FAILED] + counts[Match.Status.VOID]
+    total = sum(counts.values())
+    if tournament.format == Tournament.Format.SWISS and tournament.status == "running":
+        total = max(total, first_round * (tournament.rounds or 1))
     return Progress(
-        total=sum(counts.values()),
+        total=total,
         done=done,
         finished=counts[Match.Status.FINISHED],
         failed=counts[Match.Status.FAILED],

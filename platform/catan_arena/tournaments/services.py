@@ -184,24 +184,60 @@ def start_tournament(tournament: Tournament) -> Tournament:
             raise TournamentError(f"a {locked.status} tournament cannot start")
         versions = [e.version for e in locked.entries.select_related("version__bot__owner")]
         try:
-            _check_field(versions)
-            if locked.format == Format.SWISS:
-                from catan_arena.tournaments import swiss
-
-                if locked.rounds is None:
-                    locked.rounds = swiss.rounds_needed(len(versions), locked.table_size)
-                _queue_swiss_round(locked, 1)
-            else:
-                _queue_round_robin(locked, versions)
+            with transaction.atomic():  # a savepoint: nothing half-queued survives an error
+                _begin(locked, versions)
         except TournamentError as exc:
             locked.status = Status.CANCELLED
             locked.note = f"did not start: {exc}"
             locked.finished_at = timezone.now()
-        else:
-            locked.status = Status.RUNNING
         locked.started_at = timezone.now()
         locked.save()
     return locked
+
+
+def _begin(tournament: Tournament, versions: Sequence[BotVersion]) -> None:
+    """Queue a tournament's first matches and mark it running (``TournamentError`` if
+    its field cannot be scheduled)."""
+    _check_field(versions)
+    if tournament.format == Format.SWISS:
+        from catan_arena.tournaments import swiss
+
+        if tournament.rounds is None:
+            tournament.rounds = swiss.rounds_needed(len(versions), tournament.table_size)
+        _queue_swiss_round(tournament, 1)
+    else:
+        _queue_round_robin(tournament, versions)
+    tournament.status = Status.RUNNING
+    tournament.started_at = timezone.now()
+
+
+def run_now(
+    spec: TournamentSpec, versions: Sequence[BotVersion], *, created_by: User | None = None
+) -> Tournament:
+    """The operator's path (the main job, the command line): a tournament among
+    ``versions``, started at once, no entry period; ``TournamentError`` (nothing kept)
+    if it cannot be made."""
+    _check_spec(spec)
+    _check_field(versions)
+    limits = spec.limits or MatchLimits.default()
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=spec.name.strip(),
+            format=spec.format,
+            status=Status.OPEN,
+            table_size=spec.table_size,
+            cycles=spec.cycles,
+            rounds=spec.rounds,
+            ladder=spec.ladder,
+            rules=spec.rules,
+            decision_seconds=limits.decision_seconds,
+            time_bank_seconds=limits.time_bank_seconds,
+            created_by=created_by,
+        )
+        Entry.objects.bulk_create(Entry(tournament=tournament, version=v) for v in versions)
+        _begin(tournament, versions)
+        tournament.save()
+    return tournament
 
 
 def start_due_tournaments(now: datetime | None = None) -> list[int]:
@@ -305,32 +341,22 @@ def create_round_robin(
     created_by: User | None = None,
     duplicate: bool = False,
 ) -> Tournament:
-    """A running round robin among ``versions`` with every match queued at once (the
-    main job's path: no organizer, no entry period): tables of ``table_size`` (3 where
-    the count needs it), every pair at least ``cycles`` times, each grouping played in
-    every seat rotation (:func:`.scheduling.round_robin`). ``duplicate``: the rotations
-    of a grouping share one seed (board, dice, cards), so each entry meets the same luck
-    from every seat; every game still starts fresh bot processes, so nothing remembered
-    crosses from one rotation to the next."""
-    _check_field(versions)
-    limits = limits or MatchLimits.default()
-    with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=name,
-            format=Format.DUPLICATE if duplicate else Format.ROUND_ROBIN,
-            status=Status.RUNNING,
-            table_size=table_size,
-            cycles=cycles,
-            ladder=ladder,
-            decision_seconds=limits.decision_seconds,
-            time_bank_seconds=limits.time_bank_seconds,
-            created_by=created_by,
-            started_at=timezone.now(),
-        )
-        Entry.objects.bulk_create(Entry(tournament=tournament, version=v) for v in versions)
-        _queue_round_robin(tournament, versions)
-        tournament.save(update_fields=["pair_imbalance"])
-    return tournament
+    """A running round robin among ``versions`` with every match queued at once
+    (:func:`run_now`): tables of ``table_size`` (3 where the count needs it), every pair
+    at least ``cycles`` times, each grouping played in every seat rotation
+    (:func:`.scheduling.round_robin`). ``duplicate``: the rotations of a grouping share
+    one seed (board, dice, cards), so each entry meets the same luck from every seat;
+    every game still starts fresh bot processes, so nothing remembered crosses from one
+    rotation to the next."""
+    spec = TournamentSpec(
+        name,
+        format=Format.DUPLICATE if duplicate else Format.ROUND_ROBIN,
+        table_size=table_size,
+        cycles=cycles,
+        ladder=ladder,
+        limits=limits,
+    )
+    return run_now(spec, versions, created_by=created_by)
 
 
 def note_match_done(tournament_id: int) -> None:

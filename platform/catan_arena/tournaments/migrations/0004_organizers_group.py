@@ -5,10 +5,9 @@ from typing import Any
 
 from django.db import migrations
 
-GRANTS = {
-    "tournaments": ["organize", "add_tournament", "change_tournament", "view_tournament"],
-    "ladder": ["change_laddersettings", "view_laddersettings"],
-}
+from catan_arena.accounts.roles import ORGANIZERS, ROLE_PERMISSIONS
+
+GRANTS = ROLE_PERMISSIONS[ORGANIZERS]
 
 
 def add_organizers(apps: Any, schema_editor: Any) -> None:
@@ -20,7 +19,7 @@ def add_organizers(apps: Any, schema_editor: Any) -> None:
         app_config.models_module = None
     group_model = apps.get_model("auth", "Group")
     permission_model = apps.get_model("auth", "Permission")
-    group, _ = group_model.objects.get_or_create(name="Organizers")
+    group, _ = group_model.objects.get_or_create(name=ORGANIZERS)
     for app_label, codenames in GRANTS.items():
         group.permissions.add(
             *permission_model.objects.filter(
@@ -30,7 +29,7 @@ def add_organizers(apps: Any, schema_editor: Any) -> None:
 
 
 def remove_organizers(apps: Any, schema_editor: Any) -> None:
-    apps.get_model("auth", "Group").objects.filter(name="Organizers").delete()
+    apps.get_model("auth", "Group").objects.filter(name=ORGANIZERS).delete()
 
 
 class Migration(migrations.Migration):

@@ -1,4 +1,5 @@
-"""``manage.py tournament``: run a round robin and print its standings (the main job).
+"""``manage.py tournament``: run a tournament (round robin by default, or duplicate, or
+Swiss) and print its standings (the main job).
 
 Embedded default (no broker): the matches are played here, on local worker processes
 (one per core), each bot in its own sandboxed process. Server mode: the matches go to
@@ -31,7 +32,7 @@ from catan_arena.submissions.selectors import playing_version
 from catan_arena.submissions.services import register_builtins
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import progress, standings, strengths
-from catan_arena.tournaments.services import TournamentError, create_round_robin
+from catan_arena.tournaments.services import TournamentError, TournamentSpec, run_now
 
 
 class Command(BaseCommand):
@@ -51,10 +52,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-ladder", action="store_true", help="do not let its matches move the ladder"
         )
-        parser.add_argument(
+        formats = parser.add_mutually_exclusive_group()
+        formats.add_argument(
             "--duplicate",
             action="store_true",
             help="duplicate format: every rotation of a table replays the same board and dice",
+        )
+        formats.add_argument(
+            "--swiss", action="store_true", help="Swiss format: tables grouped by standing"
+        )
+        parser.add_argument(
+            "--rounds", type=int, default=None, help="Swiss: rounds (default: enough for the field)"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -71,19 +79,28 @@ class Command(BaseCommand):
         decision = options["decision_seconds"] or settings.MATCH_DECISION_SECONDS
         if decision <= 0:
             raise CommandError("--decision-seconds must be positive")
+        form = (
+            Tournament.Format.SWISS
+            if options["swiss"]
+            else Tournament.Format.DUPLICATE
+            if options["duplicate"]
+            else Tournament.Format.ROUND_ROBIN
+        )
+        spec = TournamentSpec(
+            options["name"]
+            or f"{Tournament.Format(form).label.capitalize()} of {len(versions)} bots",
+            format=form,
+            table_size=options["table_size"],
+            cycles=options["cycles"],
+            rounds=options["rounds"],
+            ladder=not options["no_ladder"],
+            limits=MatchLimits(decision, settings.MATCH_TIME_BANK_SECONDS),
+        )
         try:
-            tournament = create_round_robin(
-                options["name"] or f"Round robin of {len(versions)} bots",
-                versions,
-                table_size=options["table_size"],
-                cycles=options["cycles"],
-                ladder=not options["no_ladder"],
-                limits=MatchLimits(decision, settings.MATCH_TIME_BANK_SECONDS),
-                duplicate=options["duplicate"],
-            )
+            tournament = run_now(spec, versions)
         except TournamentError as exc:
             raise CommandError(str(exc)) from None
-        total = tournament.matches.count()
+        total = progress(tournament).total
         where = "on Celery workers" if not settings.EMBEDDED else "on local workers"
         console.print(
             f"{escape(tournament.name)} (tournament {tournament.pk}): {total} games among "
@@ -107,16 +124,16 @@ class Command(BaseCommand):
         )
 
     def _play_here(self, tournament: Tournament, processes: int, console: Console) -> None:
-        ids = list(tournament.matches.order_by("id").values_list("pk", flat=True))
-        queued = Match.objects.filter(status=Match.Status.QUEUED).exclude(tournament=tournament)
-        leftover = list(queued.order_by("id").values_list("pk", flat=True))
+        queued = Match.objects.filter(status=Match.Status.QUEUED)
+        leftover = list(
+            queued.exclude(tournament=tournament).order_by("id").values_list("pk", flat=True)
+        )
         if leftover:
             console.print(f"first, {len(leftover)} games left unfinished by an earlier run")
-        ids = leftover + ids
         problems: list[str] = []
 
         with self._progress(console) as bar:
-            task = bar.add_task("games", total=len(ids))
+            task = bar.add_task("games", total=len(leftover) + progress(tournament).total)
 
             def report(match_id: int, status: str | None, error: BaseException | None) -> None:
                 if error is not None:
@@ -126,7 +143,14 @@ class Command(BaseCommand):
                 if status != "queued":
                     bar.advance(task)
 
-            run_embedded(ids, processes, report)
+            ids = leftover + list(
+                queued.filter(tournament=tournament).order_by("id").values_list("pk", flat=True)
+            )
+            while ids:  # a Swiss tournament queues each round when the last one is done
+                run_embedded(ids, processes, report)
+                ids = list(
+                    queued.filter(tournament=tournament).order_by("id").values_list("pk", flat=True)
+                )
         for problem in problems:
             console.print(f"[yellow]{escape(problem)}[/]")
 
