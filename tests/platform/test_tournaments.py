@@ -161,3 +161,36 @@ def test_strengths_and_head_to_head_of_a_tournament(three_authors_bots: list[Bot
     a, b = three_authors_bots[0].pk, three_authors_bots[1].pk
     assert record[(a, b)].games == 3
     assert record[(a, b)].ahead == record[(b, a)].behind
+
+
+@pytest.mark.django_db
+def test_a_swiss_tournament_pairs_each_round_from_the_last() -> None:
+    from catan_arena.matches.services import run_match
+    from catan_arena.tournaments.selectors import swiss_history
+    from catan_arena.tournaments.services import TournamentSpec, run_now
+
+    people = [User.objects.create_user(f"swiss{i}", password="x-4521-y") for i in range(8)]
+    versions = [active_bots(person, 1)[0] for person in people]
+    spec = TournamentSpec("swiss", format="swiss", rounds=2, limits=FAST)
+    tournament = run_now(spec, versions)
+    assert tournament.status == "running" and tournament.rounds == 2
+    first = list(tournament.matches.order_by("id"))
+    assert [m.round for m in first] == [1, 1]  # one round at a time
+    assert progress(tournament).total == 4
+    for match in first:
+        assert run_match(match.pk) == "finished"
+    second = list(tournament.matches.filter(round=2).order_by("id"))
+    assert len(second) == 2  # queued when round 1's last match was recorded
+    played = standings(tournament)
+    leaders = {played[0].version_id, played[1].version_id}
+    top_table = {s.version_id for s in second[0].seats.all()}
+    assert leaders <= top_table  # the two best of round 1 meet in round 2
+    for match in second:
+        assert run_match(match.pk) == "finished"
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    assert len(swiss_history(tournament)) == 4
+    final = standings(tournament)
+    assert sum(row.games for row in final) == 16
+    keys = [(-r.placing_points, -r.buchholz) for r in final]
+    assert keys == sorted(keys)

@@ -12,6 +12,7 @@ from catan_arena.ratings.strength import (
     head_to_head,
     strength_table,
 )
+from catan_arena.tournaments import swiss
 from catan_arena.tournaments.models import Tournament
 
 
@@ -29,6 +30,8 @@ class Standing:
     faults: int = 0
     forfeits: int = 0
     places: list[int] = field(default_factory=list)
+    buchholz: float = 0.0
+    """Swiss tie-break: the sum over its games of its table-mates' mean placing points."""
 
     @property
     def mean_points(self) -> float:
@@ -40,7 +43,8 @@ class Standing:
 
 
 def standings(tournament: Tournament) -> list[Standing]:
-    """Entries by placing points, then wins, then mean victory points."""
+    """Entries by placing points, then wins, then mean victory points (Swiss: by
+    placing points, Buchholz, mean victory points, wins: :func:`.swiss.tie_break_key`)."""
     table = {
         e.version_id: Standing(e.version_id, str(e.version))
         for e in tournament.entries.select_related("version__bot")
@@ -60,9 +64,42 @@ def standings(tournament: Tournament) -> list[Standing]:
         row.faults += seat.fault_count
         row.forfeits += int(seat.forfeit is not None)
         row.places.append(place)
+    if tournament.format == Tournament.Format.SWISS:
+        scores = {pk: float(row.placing_points) for pk, row in table.items()}
+        tie = swiss.buchholz(scores, swiss_history(tournament, finished_only=True))
+        for pk, row in table.items():
+            row.buchholz = tie[pk]
+        means = {pk: row.mean_points for pk, row in table.items()}
+        wins = {pk: row.wins for pk, row in table.items()}
+        return [
+            table[pk]
+            for pk in sorted(
+                table, key=lambda pk: swiss.tie_break_key(pk, scores, tie, means, wins)
+            )
+        ]
     return sorted(
         table.values(), key=lambda s: (-s.placing_points, -s.wins, -s.mean_points, s.name)
     )
+
+
+def swiss_standings(tournament: Tournament) -> dict[int, float]:
+    """Each entry's placing points so far (what a Swiss round pairs by)."""
+    return {row.version_id: float(row.placing_points) for row in standings(tournament)}
+
+
+def swiss_history(tournament: Tournament, *, finished_only: bool = False) -> list[tuple[int, ...]]:
+    """Every table of the tournament so far (version ids in seat order), oldest first;
+    all but voided ones, or only the finished."""
+    matches = Match.objects.filter(tournament=tournament)
+    if finished_only:
+        matches = matches.filter(status=Match.Status.FINISHED)
+    else:
+        matches = matches.exclude(status=Match.Status.VOID)
+    tables: dict[int, list[int]] = {}
+    seats = MatchSeat.objects.filter(match__in=matches).order_by("match_id", "seat")
+    for match_id, version_id in seats.values_list("match_id", "version_id"):
+        tables.setdefault(match_id, []).append(version_id)
+    return [tuple(t) for t in tables.values()]
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,11 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import author_key
+from catan_arena.tournaments import swiss
 from catan_arena.tournaments.models import Entry, Tournament
 from catan_arena.tournaments.scheduling import Entry as ScheduleEntry
 from catan_arena.tournaments.scheduling import round_robin
+from catan_arena.tournaments.selectors import swiss_history, swiss_standings
 from engine import ConfigError, RulesConfig
 from engine.rng import new_seed
 
@@ -200,8 +202,6 @@ def _begin(tournament: Tournament, versions: Sequence[BotVersion]) -> None:
     its field cannot be scheduled)."""
     _check_field(versions)
     if tournament.format == Format.SWISS:
-        from catan_arena.tournaments import swiss
-
         if tournament.rounds is None:
             tournament.rounds = swiss.rounds_needed(len(versions), tournament.table_size)
         _queue_swiss_round(tournament, 1)
@@ -304,9 +304,6 @@ def _queue_round_robin(tournament: Tournament, versions: Sequence[BotVersion]) -
 
 def _queue_swiss_round(tournament: Tournament, number: int) -> None:
     """Round ``number`` of a Swiss tournament, paired by the standings so far."""
-    from catan_arena.tournaments import swiss
-    from catan_arena.tournaments.selectors import swiss_history, swiss_standings
-
     entries = list(tournament.entries.select_related("version__bot__owner"))
     by_id = {e.version_id: e.version for e in entries}
     try:
