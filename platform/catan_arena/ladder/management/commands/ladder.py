@@ -1,0 +1,76 @@
+"""``manage.py ladder``: show the ladder; ``--games N`` first plays N ladder games.
+
+Embedded default: the games are made by the same matchmaker beat runs in server mode
+and played here on local workers (each bot in its own sandboxed process). Server mode:
+the matchmaker runs on beat; this command only shows the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from catan_arena.ladder.models import LadderSettings
+from catan_arena.ladder.services import fill_ladder
+from catan_arena.matches.embedded import default_processes, run_embedded
+from catan_arena.ratings.selectors import ladder, provisional
+from catan_arena.submissions.services import register_builtins
+
+
+class Command(BaseCommand):
+    help = "Show the ladder (with --games N: play N ladder games here first)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--games", type=int, default=0, help="ladder games to play first")
+        parser.add_argument("--processes", type=int, default=None, help="local workers")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        console = Console(highlight=False)
+        games = options["games"]
+        if games < 0:
+            raise CommandError("--games must be 0 or more")
+        if games and not settings.EMBEDDED:
+            raise CommandError("in server mode the ladder plays on the workers (beat)")
+        if games:
+            register_builtins()
+            self._play(games, options["processes"] or default_processes(), console)
+        self._print(console)
+
+    def _play(self, games: int, processes: int, console: Console) -> None:
+        if LadderSettings.current().paused:
+            raise CommandError("the ladder is paused (resume it in the admin)")
+        played = 0
+        columns = (TextColumn("ladder games"), BarColumn(), MofNCompleteColumn())
+        with Progress(*columns, TimeElapsedColumn(), console=console) as bar:
+            task = bar.add_task("games", total=games)
+            while played < games:
+                made = fill_ladder()
+                if not made:
+                    raise CommandError("no table can be made: 3 bots of different authors needed")
+                made = made[: games - played]
+                run_embedded([m.pk for m in made], processes, lambda *_: bar.advance(task))
+                played += len(made)
+
+    def _print(self, console: Console) -> None:
+        table = Table(title="Ladder")
+        for column in ("#", "bot", "author", "Elo", "μ ± σ", "games", "win %"):
+            table.add_column(column, justify="left" if column in ("bot", "author") else "right")
+        for rank, rating in enumerate(ladder(), 1):
+            version = rating.version
+            elo = f"{rating.elo:.0f}" + ("?" if provisional(rating) else "")
+            table.add_row(
+                str(rank),
+                escape(str(version)),
+                escape(version.bot.owner.username),
+                elo,
+                f"{rating.mu:.1f} ± {rating.sigma:.1f}",
+                str(rating.games),
+                f"{100 * rating.wins / rating.games:.0f}" if rating.games else "-",
+            )
+        console.print(table)
+        console.print("Elo marked ? is provisional (fewer than 20 games: a larger K).")
