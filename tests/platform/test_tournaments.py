@@ -194,3 +194,20 @@ def test_a_swiss_tournament_pairs_each_round_from_the_last() -> None:
     assert sum(row.games for row in final) == 16
     keys = [(-r.placing_points, -r.buchholz) for r in final]
     assert keys == sorted(keys)
+
+
+@pytest.mark.django_db
+def test_swiss_tables_play_their_games_in_rotated_seats() -> None:
+    from catan_arena.tournaments.services import TournamentSpec, run_now
+
+    people = [User.objects.create_user(f"swiss{i}", password="x-4521-y") for i in range(8)]
+    versions = [active_bots(person, 1)[0] for person in people]
+    spec = TournamentSpec("swiss", format="swiss", games_per_table=2, limits=FAST)
+    tournament = run_now(spec, versions)
+    matches = list(tournament.matches.order_by("id"))
+    assert len(matches) == 4 and {m.round for m in matches} == {1}
+    seatings = [[s.version_id for s in m.seats.order_by("seat")] for m in matches]
+    for first, second in (seatings[0:2], seatings[2:4]):
+        assert second == first[1:] + first[:1]
+    with pytest.raises(TournamentError, match="games per table"):
+        run_now(TournamentSpec("x", format="swiss", games_per_table=5), versions)

@@ -1,5 +1,5 @@
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
 from catan_arena.accounts.models import User
@@ -21,7 +21,7 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "format", "status", "table_size", "starts_at", "created_at")
+    list_display = ("name", "format", "status", "games_done", "table_size", "starts_at")
     list_filter = ("status", "format")
     readonly_fields = ("status", "pair_imbalance", "started_at", "finished_at", "note")
     inlines = [EntryInline]
@@ -66,6 +66,15 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             lambda t: cancel_tournament(t, user),
             "cancelled, {} queued games voided",
         )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        done = Q(matches__status__in=("finished", "failed", "void"))
+        queryset: QuerySet[Tournament] = super().get_queryset(request)
+        return queryset.annotate(total=Count("matches"), done=Count("matches", filter=done))
+
+    @admin.display(description="games done")
+    def games_done(self, tournament: Tournament) -> str:
+        return f"{getattr(tournament, 'done', 0)} / {getattr(tournament, 'total', 0)}"
 
     def has_organize_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("tournaments.organize")

@@ -35,6 +35,11 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss: rounds to play (blank: enough for the field)."
     )
+    games_per_table = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="Swiss: games each table plays, seats rotated between them (round "
+        "robins play every grouping once in every seat rotation).",
+    )
     starts_at = models.DateTimeField(
         null=True, blank=True, help_text="When beat starts it (entries close then)."
     )

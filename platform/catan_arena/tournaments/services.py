@@ -58,6 +58,8 @@ class TournamentSpec:
     """Round robins: every pair of entries shares at least this many tables."""
     rounds: int | None = None
     """Swiss: rounds to play (None: :func:`.swiss.rounds_needed` for the field)."""
+    games_per_table: int = 1
+    """Swiss: games each table plays, seats rotated (round robins: every rotation)."""
     rules: dict[str, Any] = field(default_factory=dict)
     """Rules options (``engine.RulesConfig`` fields; players follow each table)."""
     limits: MatchLimits | None = None
@@ -76,6 +78,8 @@ def _check_spec(spec: TournamentSpec) -> None:
         raise TournamentError("tables seat 3 or 4")
     if spec.cycles < 1 or (spec.rounds is not None and spec.rounds < 1):
         raise TournamentError("cycles and rounds must be at least 1")
+    if not 1 <= spec.games_per_table <= spec.table_size:
+        raise TournamentError(f"games per table: 1 to {spec.table_size} (one per seat rotation)")
     if spec.entries_per_author < 1 or (spec.max_entries is not None and spec.max_entries < 3):
         raise TournamentError("entries per author must be at least 1, an entry cap at least 3")
     if "players" in spec.rules:
@@ -100,6 +104,7 @@ def create_tournament(
         table_size=spec.table_size,
         cycles=spec.cycles,
         rounds=spec.rounds,
+        games_per_table=spec.games_per_table,
         ladder=spec.ladder,
         rules=spec.rules,
         decision_seconds=limits.decision_seconds,
@@ -228,6 +233,7 @@ def run_now(
             table_size=spec.table_size,
             cycles=spec.cycles,
             rounds=spec.rounds,
+            games_per_table=spec.games_per_table,
             ladder=spec.ladder,
             rules=spec.rules,
             decision_seconds=limits.decision_seconds,
@@ -317,14 +323,16 @@ def _queue_swiss_round(tournament: Tournament, number: int) -> None:
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
     for table in tables:
-        create_match(
-            [by_id[e] for e in table.seats],
-            rules=_rules(tournament, len(table.seats)),
-            limits=_limits(tournament),
-            ladder=tournament.ladder,
-            tournament_id=tournament.pk,
-            round=number,
-        )
+        for shift in range(tournament.games_per_table):
+            seats = table.seats[shift:] + table.seats[:shift]
+            create_match(
+                [by_id[e] for e in seats],
+                rules=_rules(tournament, len(seats)),
+                limits=_limits(tournament),
+                ladder=tournament.ladder,
+                tournament_id=tournament.pk,
+                round=number,
+            )
 
 
 def create_round_robin(

@@ -64,6 +64,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rounds", type=int, default=None, help="Swiss: rounds (default: enough for the field)"
         )
+        parser.add_argument(
+            "--games-per-table", type=int, default=1, help="Swiss: games per table, seats rotated"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         console = Console(highlight=False)
@@ -93,6 +96,7 @@ class Command(BaseCommand):
             table_size=options["table_size"],
             cycles=options["cycles"],
             rounds=options["rounds"],
+            games_per_table=options["games_per_table"],
             ladder=not options["no_ladder"],
             limits=MatchLimits(decision, settings.MATCH_TIME_BANK_SECONDS),
         )
