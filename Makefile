@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength bench-platform clean
+.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-trust clean
 
 setup: $(STAMP)
 
@@ -59,6 +59,10 @@ bench-sandbox: setup
 ## Matches per minute through Celery (Redis, PostgreSQL, 1 and 2 workers) beside the bare runner.
 bench-platform: setup
 	$(PY) benchmarks/platform_throughput.py
+
+## How far the ratings can be trusted: a simulation with bots of known strength (docs/RATINGS.md).
+bench-trust: setup
+	$(PY) benchmarks/trust_simulation.py $(ARGS)
 
 ## Bot strength with 95% intervals (long: about half an hour per 200 games).
 bench-strength: setup

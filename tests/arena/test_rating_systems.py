@@ -52,3 +52,15 @@ def test_the_same_history_gives_the_same_numbers() -> None:
 def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError):
         elo_deltas([1500], [1], [0])
+
+
+def test_k_settles_as_a_version_plays_more() -> None:
+    from catan_arena.ratings.systems import EloConfig, k_factor
+
+    config = EloConfig()
+    assert [k_factor(g) for g in (0, 19, 20, 30, 60, 120, 360, 5000)] == [
+        64.0, 64.0, 24.0, 24.0, 12.0, 6.0, 2.0, 2.0
+    ]  # fmt: skip
+    assert k_factor(500, EloConfig(settle_games=0)) == config.k  # constant K
+    deltas = elo_deltas([1500.0, 1600.0, 1400.0, 1550.0], [1, 2, 3, 4], [0, 25, 90, 400])
+    assert abs(sum(deltas)) < 1e-9

@@ -3,9 +3,10 @@
 A game of n players counts as the pairwise results its placings imply (a better place
 wins, equal places draw). Each of a player's n - 1 pairings is weighted K / (n - 1), so
 one game moves a rating about as much as one two-player game. A version's first
-``provisional_games`` games use the larger ``provisional_k`` (shown as provisional). A
-pair's K is the mean of its two players' K, so what one gains the other loses: the
-changes of a game always sum to zero.
+``provisional_games`` games use the larger ``provisional_k`` (shown as provisional);
+past ``settle_games`` its K shrinks with its games (versions are immutable: their
+ratings should converge). A pair's K is the mean of its two players' K, so what one
+gains the other loses: the changes of a game always sum to zero.
 """
 
 from __future__ import annotations
@@ -22,11 +23,26 @@ class EloConfig:
     provisional_k: float = 64.0
     provisional_games: int = 20
     scale: float = 400.0
+    settle_games: int = 30
+    """After this many games K shrinks as ``k × settle_games / games`` (0: never), down
+    to ``k_min``: a version never changes, so its rating should settle rather than
+    wander with the luck of its latest games (a fixed K never gets closer to the truth
+    than its own noise: docs/RATINGS.md)."""
+    k_min: float = 2.0
 
 
 def is_provisional(games: int, config: EloConfig = EloConfig()) -> bool:
     """True while a version has played fewer than ``provisional_games`` games."""
     return games < config.provisional_games
+
+
+def k_factor(games: int, config: EloConfig = EloConfig()) -> float:
+    """The K of a version that has played ``games`` games."""
+    if is_provisional(games, config):
+        return config.provisional_k
+    if config.settle_games and games > config.settle_games:
+        return max(config.k_min, config.k * config.settle_games / games)
+    return config.k
 
 
 def expected(rating: float, other: float, config: EloConfig = EloConfig()) -> float:
@@ -46,7 +62,7 @@ def elo_deltas(
     n = len(ratings)
     if not 2 <= n == len(placings) == len(games):
         raise ValueError("ratings, placings and games need one entry per seat (2 or more)")
-    ks = [config.provisional_k if is_provisional(g, config) else config.k for g in games]
+    ks = [k_factor(g, config) for g in games]
     deltas = [0.0] * n
     for i in range(n):
         for j in range(i + 1, n):
