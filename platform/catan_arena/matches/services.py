@@ -113,6 +113,9 @@ def _start_time(pid: int) -> str:
     return "" if fields[0] in ("Z", "X") else fields[19]
 
 
+CLAIM_FIELDS = ["status", "attempts", "worker", "started_at", "deadline", "attempt_log"]
+
+
 def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
     """Take a match for this worker: ``queued → running`` (or a running one whose
     deadline passed: its worker is lost), guarded in the database so one caller wins.
@@ -138,7 +141,7 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         match.worker = (worker or worker_name())[:200]
         match.started_at = now
         match.deadline = now + timedelta(seconds=budget + settings.MATCH_DEADLINE_MARGIN)
-        match.save()
+        match.save(update_fields=CLAIM_FIELDS)
         seats = list(match.seats.select_related("version__bot").order_by("seat"))
     return Claim(
         match_id=match.pk,
@@ -193,16 +196,21 @@ def record_result(claim: Claim, result: MatchResult) -> bool:
         match.winner_seat = result.winner
         match.sandbox_tier = result.tier
         _note_attempt(match, "finished", now)
-        match.save()
+        match.save(update_fields=MATCH_RESULT_FIELDS)
         seats = list(match.seats.order_by("seat"))
         _fill_seats(seats, result)
         for seat in seats:  # one plain UPDATE each: bulk_update's CASE costs ~5 ms a seat
             seat.save(update_fields=SEAT_RESULT_FIELDS)
-        apply_ready_ratings()
+        if match.ladder:  # only ladder matches can be (or unblock) ratings to apply
+            apply_ready_ratings()
         _tournament_progress(match)
     return True
 
 
+MATCH_RESULT_FIELDS = [
+    "status", "finished_at", "duration_seconds", "replay", "replay_sha256", "turns",
+    "termination", "winner_seat", "sandbox_tier", "attempt_log",
+]  # fmt: skip
 SEAT_RESULT_FIELDS = [
     "points", "placing", "won", "forfeit", "faults", "fault_count", "decisions",
     "mean_decision_ms", "max_decision_ms", "cpu_seconds", "log",

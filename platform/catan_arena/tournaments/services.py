@@ -21,6 +21,7 @@ from django.utils import timezone
 from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.ratings.services import apply_ready_ratings
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import author_key
 from catan_arena.tournaments import swiss
@@ -409,4 +410,6 @@ def cancel_tournament(tournament: Tournament, organizer: User | None = None) -> 
         if organizer is not None:
             locked.note = f"cancelled by {organizer}"
         locked.save(update_fields=["status", "finished_at", "note"])
+        if locked.ladder and voided:
+            apply_ready_ratings()  # later ladder matches may have waited for the voided
     return voided
