@@ -91,3 +91,74 @@ def test_only_organizers_get_the_tournament_actions(
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
     assert "cancelled by clerk" in tournament.note
+
+
+def organizer_client(client: Client) -> tuple[Client, User]:
+    from catan_arena.accounts.roles import ORGANIZERS
+    from catan_arena.accounts.services import grant_role
+
+    user = User.objects.create_user("olga", password="correct-horse-42", is_staff=True)
+    user = grant_role(user, ORGANIZERS)
+    client.force_login(user)
+    return client, user
+
+
+def inline(rows: list[dict[str, object]], initial: int = 0) -> dict[str, object]:
+    data: dict[str, object] = {
+        "entries-TOTAL_FORMS": len(rows),
+        "entries-INITIAL_FORMS": initial,
+        "entries-MIN_NUM_FORMS": 0,
+        "entries-MAX_NUM_FORMS": 1000,
+    }
+    for i, row in enumerate(rows):
+        data.update({f"entries-{i}-{key}": value for key, value in row.items()})
+    return data
+
+
+SETTINGS_FORM = {
+    "name": "autumn cup", "format": "swiss", "table_size": 4, "cycles": 1, "rounds": 3,
+    "games_per_table": 1, "rules": '{"vp_to_win": 8}', "decision_seconds": 0.5,
+    "time_bank_seconds": 5, "max_entries": "", "entries_per_author": 1,
+}  # fmt: skip
+
+
+def test_an_organizer_sets_up_a_tournament_in_the_admin(
+    client: Client, three_authors_bots: list[BotVersion]
+) -> None:
+    client, olga = organizer_client(client)
+    url = "/admin/tournaments/tournament/add/"
+    bad = client.post(url, {**SETTINGS_FORM, "rules": '{"dragons": 1}', **inline([])})
+    assert "unknown rules option" in bad.content.decode()
+    assert not Tournament.objects.exists()
+    client.post(url, {**SETTINGS_FORM, **inline([])})
+    tournament = Tournament.objects.get()
+    assert tournament.status == "draft" and tournament.created_by == olga
+    assert tournament.rules == {"vp_to_win": 8}
+    change = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    rows = [{"version": three_authors_bots[0].pk, "tournament": tournament.pk}]
+    page = client.post(change, {**SETTINGS_FORM, **inline(rows)}, follow=True)
+    assert "entries are not open" in page.content.decode()  # a draft takes no entries
+    client.post(
+        "/admin/tournaments/tournament/",
+        {"action": "open_entries", "_selected_action": [tournament.pk], "index": 0},
+    )
+    tournament.refresh_from_db()
+    assert tournament.status == "open"
+    client.post(change, {**SETTINGS_FORM, **inline(rows)}, follow=True)
+    entry = tournament.entries.get()
+    assert entry.version == three_authors_bots[0] and entry.entered_by == olga
+
+
+def test_a_started_tournament_cannot_be_reset_in_the_admin(
+    staff: Client, three_authors_bots: list[BotVersion]
+) -> None:
+    tournament = create_round_robin(
+        "cup", three_authors_bots, cycles=1, limits=MatchLimits(0.3, 1.0)
+    )
+    change = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    page = staff.get(change).content.decode()
+    assert 'name="table_size"' not in page  # settings are read-only once it runs
+    existing = [{"id": e.pk, "tournament": tournament.pk} for e in tournament.entries.all()]
+    staff.post(change, {**SETTINGS_FORM, "table_size": 3, **inline(existing, len(existing))})
+    tournament.refresh_from_db()
+    assert tournament.table_size == 4 and tournament.name == "cup"

@@ -27,7 +27,7 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=120)
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     table_size = models.PositiveSmallIntegerField(default=4)
     cycles = models.PositiveSmallIntegerField(
         default=1, help_text="Round robins: every pair of entries shares at least this many tables."

@@ -70,7 +70,8 @@ class TournamentSpec:
     starts_at: datetime | None = None
 
 
-def _check_spec(spec: TournamentSpec) -> None:
+def check_spec(spec: TournamentSpec) -> None:
+    """``TournamentError`` naming the first thing wrong with ``spec``."""
     if not spec.name.strip():
         raise TournamentError("a tournament needs a name")
     if spec.format not in Format.values:
@@ -96,7 +97,7 @@ def create_tournament(
 ) -> Tournament:
     """A tournament in ``draft`` (or ``open`` for entries), nothing played yet."""
     require_organizer(organizer)
-    _check_spec(spec)
+    check_spec(spec)
     limits = spec.limits or MatchLimits.default()
     return Tournament.objects.create(
         name=spec.name.strip(),
@@ -223,7 +224,7 @@ def run_now(
     """The operator's path (the main job, the command line): a tournament among
     ``versions``, started at once, no entry period; ``TournamentError`` (nothing kept)
     if it cannot be made."""
-    _check_spec(spec)
+    check_spec(spec)
     _check_field(versions)
     limits = spec.limits or MatchLimits.default()
     with transaction.atomic():
