@@ -31,7 +31,12 @@ from catan_arena.submissions.models import Bot
 from catan_arena.submissions.selectors import playing_version
 from catan_arena.submissions.services import register_builtins
 from catan_arena.tournaments.models import Tournament
-from catan_arena.tournaments.selectors import progress, standings, strengths
+from catan_arena.tournaments.selectors import (
+    head_to_head_table,
+    progress,
+    standings,
+    strengths,
+)
 from catan_arena.tournaments.services import TournamentError, TournamentSpec, run_now
 
 
@@ -168,6 +173,24 @@ class Command(BaseCommand):
                     break
                 time.sleep(1.0)
 
+    def _print_head_to_head(self, tournament: Tournament, console: Console) -> None:
+        """Row ahead of column / games shared (up to 10 entries)."""
+        rows = standings(tournament)
+        if len(rows) > 10:
+            return
+        pairs = head_to_head_table(tournament)
+        table = Table(title="Head to head: games the row placed ahead of the column / shared")
+        table.add_column("")
+        for column in range(1, len(rows) + 1):
+            table.add_column(str(column), justify="right")
+        for rank, row in enumerate(rows, 1):
+            cells = []
+            for other in rows:
+                record = pairs.get((row.version_id, other.version_id))
+                cells.append("" if record is None else f"{record.ahead}/{record.games}")
+            table.add_row(f"{rank} {escape(row.name)}", *cells)
+        console.print(table)
+
     def _print(self, tournament: Tournament, console: Console) -> None:
         tournament.refresh_from_db()
         done = progress(tournament)
@@ -191,6 +214,7 @@ class Command(BaseCommand):
                 str(fit.group),
             )
         console.print(table)
+        self._print_head_to_head(tournament, console)
         console.print(
             f"{done.finished} games finished, {done.failed} failed; "
             f"pair imbalance {tournament.pair_imbalance} (0: every pair met equally often); "
