@@ -137,3 +137,22 @@ def three_authors_bots(author: User, other_author: User) -> list[BotVersion]:
     """One active bot each of three authors (a table needs different authors)."""
     third = User.objects.create_user("hedy", password="not-used-here-4521")
     return [*active_bots(author, 1), *active_bots(other_author, 1), *active_bots(third, 1)]
+
+
+def assert_one_board_and_dice(replays: list[dict[str, Any] | None]) -> None:
+    """Duplicate rotations: one board, and the same dice for as long as every game lasts."""
+    assert len({repr(r["board"]) for r in replays if r}) == 1
+    dice = [
+        [s["outcome"] for s in r["steps"] if s["action"]["type"] == "roll_dice"]
+        for r in replays
+        if r
+    ]
+    shortest = min(len(d) for d in dice)
+    assert shortest > 10 and all(d[:shortest] == dice[0][:shortest] for d in dice)
+
+
+@pytest.fixture
+def eight_authors_bots() -> list[BotVersion]:
+    """One active bot each of eight authors."""
+    people = [User.objects.create_user(f"author{i}", password="x-4521-y") for i in range(8)]
+    return [active_bots(person, 1)[0] for person in people]

@@ -31,7 +31,7 @@ from catan_arena.tournaments.services import (
     enter_tournament,
 )
 from tests.platform.celery_worker import CeleryWorker, wait_for
-from tests.platform.conftest import VALID_BOT, active_bots
+from tests.platform.conftest import VALID_BOT, active_bots, assert_one_board_and_dice
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
@@ -90,15 +90,7 @@ def test_a_scheduled_duplicate_tournament_starts_on_time_and_finishes(
     done = progress(tournament)
     assert len(matches) == 3 and (done.total, done.finished) == (3, 3)
     assert len({m.seed for m in matches}) == 1
-    replays = [replay_of(m) for m in matches]
-    assert len({repr(r["board"]) for r in replays if r}) == 1  # one board
-    dice = [
-        [s["outcome"] for s in r["steps"] if s["action"]["type"] == "roll_dice"]
-        for r in replays
-        if r
-    ]
-    shortest = min(len(d) for d in dice)
-    assert shortest > 10 and all(d[:shortest] == dice[0][:shortest] for d in dice)
+    assert_one_board_and_dice([replay_of(m) for m in matches])
     for match in matches:  # every bot of every game printed a token of its own process
         logs = [seat.log for seat in match.seats.all()]
         assert all(len(re.findall(r"process-token [0-9a-f]{16}", log)) == 1 for log in logs)

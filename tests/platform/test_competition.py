@@ -304,3 +304,20 @@ def test_the_migration_makes_the_organizers_role() -> None:
     made = {(p.content_type.app_label, p.codename) for p in group.permissions.all()}
     wanted = {(app, c) for app, names in ROLE_PERMISSIONS[ORGANIZERS].items() for c in names}
     assert made == wanted
+
+
+def test_an_author_withdraws_and_reinstates_from_the_command_line(
+    author: User, other_author: User
+) -> None:
+    from django.core.management import CommandError, call_command
+
+    mine = active_bots(author, 1)[0]
+    spec = f"{mine.bot.name}:{mine.number}"
+    with pytest.raises(CommandError, match="only the bot's author"):
+        call_command("withdraw", spec, "--as", other_author.username)
+    call_command("withdraw", spec, "--as", author.username)
+    assert mine not in ladder_versions()
+    call_command("withdraw", mine.bot.name, "--as", author.username, "--undo")
+    assert mine in ladder_versions()
+    with pytest.raises(CommandError, match="no version"):
+        call_command("withdraw", "nobody:3", "--as", author.username)

@@ -18,7 +18,7 @@ from catan_arena.tournaments.services import (
     cancel_tournament,
     create_round_robin,
 )
-from tests.platform.conftest import active_bots
+from tests.platform.conftest import active_bots, assert_one_board_and_dice
 
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
@@ -126,15 +126,7 @@ def test_duplicate_rotations_share_board_and_dice_with_fresh_bots(
         assert worker_runner().drivers == []  # its bot processes were killed after the game
         match.refresh_from_db()
         replays.append(replay_of(match))
-    boards = {repr(r["board"]) for r in replays if r}
-    assert len(boards) == 1  # one board for every rotation
-    dice = [
-        [s["outcome"] for s in r["steps"] if s["action"]["type"] == "roll_dice"]
-        for r in replays
-        if r
-    ]
-    shortest = min(len(d) for d in dice)
-    assert shortest > 10 and all(d[:shortest] == dice[0][:shortest] for d in dice)
+    assert_one_board_and_dice(replays)
     seatings = [tuple(s.version_id for s in m.seats.order_by("seat")) for m in matches]
     assert len(set(seatings)) == 3  # each rotation seats the bots differently
 
@@ -164,13 +156,14 @@ def test_strengths_and_head_to_head_of_a_tournament(three_authors_bots: list[Bot
 
 
 @pytest.mark.django_db
-def test_a_swiss_tournament_pairs_each_round_from_the_last() -> None:
+def test_a_swiss_tournament_pairs_each_round_from_the_last(
+    eight_authors_bots: list[BotVersion],
+) -> None:
     from catan_arena.matches.services import run_match
     from catan_arena.tournaments.selectors import swiss_history
     from catan_arena.tournaments.services import TournamentSpec, run_now
 
-    people = [User.objects.create_user(f"swiss{i}", password="x-4521-y") for i in range(8)]
-    versions = [active_bots(person, 1)[0] for person in people]
+    versions = eight_authors_bots
     spec = TournamentSpec("swiss", format="swiss", rounds=2, limits=FAST)
     tournament = run_now(spec, versions)
     assert tournament.status == "running" and tournament.rounds == 2
@@ -197,11 +190,12 @@ def test_a_swiss_tournament_pairs_each_round_from_the_last() -> None:
 
 
 @pytest.mark.django_db
-def test_swiss_tables_play_their_games_in_rotated_seats() -> None:
+def test_swiss_tables_play_their_games_in_rotated_seats(
+    eight_authors_bots: list[BotVersion],
+) -> None:
     from catan_arena.tournaments.services import TournamentSpec, run_now
 
-    people = [User.objects.create_user(f"swiss{i}", password="x-4521-y") for i in range(8)]
-    versions = [active_bots(person, 1)[0] for person in people]
+    versions = eight_authors_bots
     spec = TournamentSpec("swiss", format="swiss", games_per_table=2, limits=FAST)
     tournament = run_now(spec, versions)
     matches = list(tournament.matches.order_by("id"))

@@ -28,6 +28,8 @@ from tests.sandbox.hostile_harness import HOSTILE, TEST_UID, VICTIM
 
 CONFIG = RulesConfig(players=3)
 FAIR_GAMES = 3
+MAX_GAMES = 8
+MIN_TRIES = 200
 Z_999 = 3.09  # one-sided 99.9% normal quantile
 
 
@@ -122,9 +124,14 @@ def _resource_index(label: Any) -> int | None:
 
 def test_a_hostile_bot_predicts_chance_no_better_than_luck() -> None:
     games = _play([new_seed() for _ in range(FAIR_GAMES)])
-    assert all(report["route"] is None for _, report in games), "a route found the seed"
     scores = _score(games)
-    assert sum(s.tries for s in scores.values()) >= 200, {k: s.tries for k, s in scores.items()}
+    while sum(s.tries for s in scores.values()) < MIN_TRIES and len(games) < MAX_GAMES:
+        games += _play([new_seed()])  # short games: play on until the tries are enough
+        scores = _score(games)
+    assert all(report["route"] is None for _, report in games), "a route found the seed"
+    assert sum(s.tries for s in scores.values()) >= MIN_TRIES, {
+        k: s.tries for k, s in scores.items()
+    }
     for kind, score in scores.items():
         assert score.hits <= score.luck_bound, (kind, score)
 

@@ -1,5 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
+from catan_arena.accounts.models import User
+from catan_arena.ladder.services import reinstate_version, withdraw_version
 from catan_arena.submissions.models import Bot, BotVersion
 
 
@@ -21,8 +25,9 @@ class BotAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(BotVersion)
 class BotVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("__str__", "status", "kind", "filename", "created_at")
+    list_display = ("__str__", "status", "kind", "filename", "withdrawn_at", "created_at")
     list_filter = ("status", "kind")
+    actions = ["withdraw", "reinstate"]
     search_fields = ("bot__name",)
     exclude = ("content",)
     readonly_fields = (
@@ -36,4 +41,20 @@ class BotVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "builtin",
         "created_at",
         "status_changed_at",
+        "withdrawn_at",
+        "inherits_from",
     )
+
+    @admin.action(description="Withdraw from the ladder")
+    def withdraw(self, request: HttpRequest, queryset: QuerySet[BotVersion]) -> None:
+        assert isinstance(request.user, User)
+        for version in queryset.select_related("bot"):
+            withdraw_version(request.user, version)
+        self.message_user(request, f"{queryset.count()} withdrawn", messages.INFO)
+
+    @admin.action(description="Put back on the ladder")
+    def reinstate(self, request: HttpRequest, queryset: QuerySet[BotVersion]) -> None:
+        assert isinstance(request.user, User)
+        for version in queryset.select_related("bot"):
+            reinstate_version(request.user, version)
+        self.message_user(request, f"{queryset.count()} back on the ladder", messages.INFO)

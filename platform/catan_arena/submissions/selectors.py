@@ -31,3 +31,12 @@ def author_key(version: BotVersion) -> int:
     owner, except the system account, whose built-in bots each count as their own."""
     owner = version.bot.owner
     return -version.bot_id if owner.is_system else owner.pk
+
+
+def find_version(spec: str) -> BotVersion | None:
+    """``bot`` (its newest active version) or ``bot:N`` (its version N)."""
+    name, _, number = spec.partition(":")
+    versions = BotVersion.objects.filter(bot__name=name).select_related("bot__owner")
+    if number:
+        return versions.filter(number=int(number) if number.isdigit() else -1).first()
+    return versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()

@@ -98,11 +98,16 @@ def create_tournament(
     """A tournament in ``draft`` (or ``open`` for entries), nothing played yet."""
     require_organizer(organizer)
     check_spec(spec)
+    return _tournament(spec, Status.OPEN if open_entries else Status.DRAFT, organizer)
+
+
+def _tournament(spec: TournamentSpec, status: str, created_by: User | None) -> Tournament:
+    """The row for a checked ``spec``."""
     limits = spec.limits or MatchLimits.default()
     return Tournament.objects.create(
         name=spec.name.strip(),
         format=spec.format,
-        status=Status.OPEN if open_entries else Status.DRAFT,
+        status=status,
         table_size=spec.table_size,
         cycles=spec.cycles,
         rounds=spec.rounds,
@@ -114,7 +119,7 @@ def create_tournament(
         max_entries=spec.max_entries,
         entries_per_author=spec.entries_per_author,
         starts_at=spec.starts_at,
-        created_by=organizer,
+        created_by=created_by,
     )
 
 
@@ -226,22 +231,8 @@ def run_now(
     if it cannot be made."""
     check_spec(spec)
     _check_field(versions)
-    limits = spec.limits or MatchLimits.default()
     with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=spec.name.strip(),
-            format=spec.format,
-            status=Status.OPEN,
-            table_size=spec.table_size,
-            cycles=spec.cycles,
-            rounds=spec.rounds,
-            games_per_table=spec.games_per_table,
-            ladder=spec.ladder,
-            rules=spec.rules,
-            decision_seconds=limits.decision_seconds,
-            time_bank_seconds=limits.time_bank_seconds,
-            created_by=created_by,
-        )
+        tournament = _tournament(spec, Status.OPEN, created_by)
         Entry.objects.bulk_create(Entry(tournament=tournament, version=v) for v in versions)
         _begin(tournament, versions)
         tournament.save()

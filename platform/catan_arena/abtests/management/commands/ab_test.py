@@ -20,17 +20,13 @@ from catan_arena.matches.embedded import default_processes, run_embedded
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.selectors import find_version
 from catan_arena.submissions.services import register_builtins
 
 
 def version_of(spec: str) -> BotVersion:
-    """``bot`` (its newest active version) or ``bot:N`` (its version N)."""
-    name, _, number = spec.partition(":")
-    versions = BotVersion.objects.filter(bot__name=name).select_related("bot__owner")
-    if number:
-        version = versions.filter(number=int(number) if number.isdigit() else -1).first()
-    else:
-        version = versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()
+    """The version ``spec`` names (``BOT`` or ``BOT:NUMBER``), or a clear error."""
+    version = find_version(spec)
     if version is None:
         raise CommandError(f"no version {spec!r} (write BOT or BOT:NUMBER)")
     return version
