@@ -86,6 +86,11 @@ INSTALLED_APPS = [
     "catan_arena.ratings",
     "catan_arena.ladder",
     "catan_arena.abtests",
+    "catan_arena.api",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
 ]
 
 MIDDLEWARE = [
@@ -190,6 +195,40 @@ CELERY_BEAT_SCHEDULE = {
     "fill-ladder": {
         "task": "catan_arena.ladder.tasks.fill_ladder_task",
         "schedule": positive_float("CATAN_ARENA_LADDER_TICK_SECONDS", 10.0),
+    },
+}
+
+# The REST API (catan_arena.api): session or token auth, one JSON error shape.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "catan_arena.api.authentication.ApiTokenAuthentication",  # first: 401 + WWW-Authenticate
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "catan_arena.api.pagination.Pages",
+    "EXCEPTION_HANDLER": "catan_arena.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "upload": env.str("CATAN_ARENA_UPLOAD_RATE", default="30/hour"),
+        "login": env.str("CATAN_ARENA_LOGIN_RATE", default="10/minute"),
+    },
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Catan Arena API",
+    "DESCRIPTION": "Bots, versions, matches and replays, tournaments, the ladder, A/B tests.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "catan_arena.matches.models.Match.Status",
+        "VersionStatusEnum": "catan_arena.submissions.models.BotVersion.Status",
+        "TournamentStatusEnum": "catan_arena.tournaments.models.Tournament.Status",
+        "ABTestStatusEnum": "catan_arena.abtests.models.ABTest.Status",
     },
 }
 

@@ -1,7 +1,7 @@
-"""URLs: the admin now; the pages and the API come with their issues."""
+"""URLs: the REST API under /api/v1/, the admin; the pages come with their issue."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from catan_arena.core.views import health, home
 
@@ -9,4 +9,5 @@ urlpatterns = [
     path("", home, name="home"),
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("catan_arena.api.urls")),
 ]

@@ -24,3 +24,14 @@ def status_counts(matches: Any) -> dict[str, int]:
     for status in matches.values_list("status", flat=True):
         counts[status] += 1
     return counts
+
+
+def seed_is_public(match: Match) -> bool:
+    """A match's seed may be shown once it is done and no match still to play shares it
+    (duplicate rotations and A/B pairs replay one seed)."""
+    if match.status not in (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID):
+        return False
+    pending = Match.objects.filter(
+        seed=match.seed, status__in=(Match.Status.QUEUED, Match.Status.RUNNING)
+    )
+    return not pending.exists()

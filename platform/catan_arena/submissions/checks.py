@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from bots.package import ENTRY, BotPackageError, PackageLimits, unpack_zip
-from catan_arena.submissions.errors import UploadRejected
+from catan_arena.submissions.errors import UploadRejected, UploadTooLarge
 
 BOT_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$")
 
@@ -35,7 +35,7 @@ def check_bot_name(name: str) -> str:
 def check_upload(filename: str, data: bytes, limits: UploadLimits) -> str:
     """The kind (``py`` or ``zip``) of an acceptable upload; ``UploadRejected`` otherwise."""
     if len(data) > limits.upload_bytes:
-        raise UploadRejected(
+        raise UploadTooLarge(
             f"the file is {len(data):,} bytes; uploads are limited to {limits.upload_bytes:,}"
         )
     if not data:

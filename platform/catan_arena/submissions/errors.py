@@ -3,3 +3,11 @@
 
 class UploadRejected(Exception):
     """An upload is refused before anything is stored; the message says why."""
+
+
+class UploadTooLarge(UploadRejected):
+    """The upload is over the size cap (HTTP 413)."""
+
+
+class BotNameTaken(UploadRejected):
+    """The bot name belongs to another author (HTTP 409)."""

@@ -19,7 +19,7 @@ from catan_arena.accounts.models import User
 from catan_arena.accounts.services import system_user
 from catan_arena.core import dispatch
 from catan_arena.submissions.checks import UploadLimits, check_bot_name, check_upload
-from catan_arena.submissions.errors import UploadRejected
+from catan_arena.submissions.errors import BotNameTaken
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
 from catan_arena.submissions.storage import materialize
 from engine import __version__ as engine_version
@@ -66,7 +66,7 @@ def upload_version(
             name=bot_name, defaults={"owner": owner, "description": description}
         )
         if bot.owner_id != owner.pk:
-            raise UploadRejected(f"the bot name {bot_name!r} belongs to another author")
+            raise BotNameTaken(f"the bot name {bot_name!r} belongs to another author")
         same = bot.versions.filter(content_id=sha).first()
         if same is not None:
             return UploadOutcome(

@@ -1,0 +1,212 @@
+"""Bots and their versions: read by anyone; uploads, withdrawals by their author."""
+
+from __future__ import annotations
+
+import django_filters
+from django.conf import settings
+from django.db.models import OuterRef, QuerySet, Subquery
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, generics, serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from catan_arena.api.errors import Conflict
+from catan_arena.api.permissions import is_owner
+from catan_arena.ladder.services import reinstate_version, withdraw_version
+from catan_arena.submissions.errors import BotNameTaken, UploadRejected, UploadTooLarge
+from catan_arena.submissions.models import Bot, BotVersion
+from catan_arena.submissions.services import upload_version
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "the upload is too large"
+    default_code = "too_large"
+
+
+class VersionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    bot = serializers.CharField(source="bot.name", read_only=True)
+    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    sha256 = serializers.CharField(source="content_id", read_only=True)
+    on_ladder = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BotVersion
+        fields = (
+            "id", "bot", "owner", "number", "status", "kind", "filename", "sha256", "report",
+            "builtin", "created_at", "status_changed_at", "withdrawn_at", "inherits_from",
+            "on_ladder",
+        )  # fmt: skip
+        read_only_fields = fields
+
+    def get_on_ladder(self, version: BotVersion) -> bool:
+        return version.status == BotVersion.Status.ACTIVE and version.withdrawn_at is None
+
+
+class BotSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    playing_version = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="Id of its newest active version."
+    )
+
+    class Meta:
+        model = Bot
+        fields = ("id", "name", "owner", "description", "created_at", "playing_version")
+        read_only_fields = fields
+
+
+class UploadSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    file = serializers.FileField(help_text="A .py file or a .zip package (see the bot guide).")
+    description = serializers.CharField(
+        max_length=2000, required=False, default="", allow_blank=True
+    )
+    inherit_rating = serializers.BooleanField(
+        default=False, help_text="Start on the ladder from the bot's current rating."
+    )
+
+
+class UploadResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    created = serializers.BooleanField()
+    message = serializers.CharField()
+    version = VersionSerializer()
+
+
+def bots_with_playing_version() -> QuerySet[Bot]:
+    newest = BotVersion.objects.filter(bot=OuterRef("pk"), status=BotVersion.Status.ACTIVE)
+    return Bot.objects.select_related("owner").annotate(
+        playing_version=Subquery(newest.order_by("-number").values("pk")[:1])
+    )
+
+
+class BotFilter(django_filters.FilterSet):
+    owner = django_filters.CharFilter(field_name="owner__username")
+
+    class Meta:
+        model = Bot
+        fields = ("owner",)
+
+
+class BotListView(generics.ListAPIView):  # type: ignore[type-arg]
+    """Every bot, by name."""
+
+    serializer_class = BotSerializer
+    filterset_class = BotFilter
+
+    def get_queryset(self) -> QuerySet[Bot]:
+        return bots_with_playing_version().order_by("name")
+
+
+class BotDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
+    serializer_class = BotSerializer
+    lookup_field = "name"
+
+    def get_queryset(self) -> QuerySet[Bot]:
+        return bots_with_playing_version()
+
+
+class VersionFilter(django_filters.FilterSet):
+    bot = django_filters.CharFilter(field_name="bot__name")
+    owner = django_filters.CharFilter(field_name="bot__owner__username")
+
+    class Meta:
+        model = BotVersion
+        fields = ("bot", "owner", "status")
+
+
+def versions() -> QuerySet[BotVersion]:
+    return BotVersion.objects.select_related("bot__owner").order_by("-id")
+
+
+class VersionListView(generics.ListAPIView):  # type: ignore[type-arg]
+    """Every version, newest first (filter by bot, owner, status)."""
+
+    serializer_class = VersionSerializer
+    filterset_class = VersionFilter
+
+    def get_queryset(self) -> QuerySet[BotVersion]:
+        return versions()
+
+
+class VersionDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
+    """One version with its status and validation report."""
+
+    serializer_class = VersionSerializer
+
+    def get_queryset(self) -> QuerySet[BotVersion]:
+        return versions()
+
+
+class UploadView(APIView):
+    """Upload the next version of a bot of yours (made if the name is new). Validation
+    runs on a worker: poll the version until its status is ``active`` or ``rejected``."""
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, FormParser)
+    throttle_classes = (ScopedRateThrottle,)
+    throttle_scope = "upload"
+
+    @extend_schema(
+        request={"multipart/form-data": UploadSerializer},
+        responses={201: UploadResultSerializer, 200: UploadResultSerializer},
+    )
+    def post(self, request: Request, name: str) -> Response:
+        incoming = UploadSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        upload = data["file"]
+        if upload.size > settings.UPLOAD_MAX_BYTES:  # before reading it
+            raise PayloadTooLarge(
+                f"the file is {upload.size:,} bytes; uploads are limited to "
+                f"{settings.UPLOAD_MAX_BYTES:,}"
+            )
+        try:
+            outcome = upload_version(
+                request.user,  # type: ignore[arg-type]
+                name,
+                upload.name or "",
+                upload.read(),
+                description=data["description"],
+                inherit_rating=data["inherit_rating"],
+            )
+        except UploadTooLarge as exc:
+            raise PayloadTooLarge(str(exc)) from None
+        except BotNameTaken as exc:
+            raise Conflict(str(exc)) from None
+        except UploadRejected as exc:
+            raise serializers.ValidationError({"file": [str(exc)]}) from None
+        body = {
+            "created": outcome.created,
+            "message": outcome.message,
+            "version": VersionSerializer(outcome.version).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED if outcome.created else 200)
+
+
+class WithdrawView(APIView):
+    """Take your version off the ladder (``DELETE``: put it back)."""
+
+    permission_classes = (IsAuthenticated,)
+
+    def _version(self, request: Request, pk: int) -> BotVersion:
+        version = versions().filter(pk=pk).first()
+        if version is None:
+            raise exceptions.NotFound("no such version")
+        if not is_owner(request, version.bot.owner_id):
+            raise exceptions.PermissionDenied("only the bot's author can do this")
+        return version
+
+    @extend_schema(request=None, responses={200: VersionSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        version = self._version(request, pk)
+        withdraw_version(request.user, version)  # type: ignore[arg-type]
+        return Response(VersionSerializer(version).data)
+
+    @extend_schema(request=None, responses={200: VersionSerializer})
+    def delete(self, request: Request, pk: int) -> Response:
+        version = self._version(request, pk)
+        reinstate_version(request.user, version)  # type: ignore[arg-type]
+        return Response(VersionSerializer(version).data)

@@ -1,0 +1,174 @@
+"""Matches: lists with filters and a cursor, one match, its replay (ETag, gzip), and a
+seat's log for that bot's author only."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from typing import Any
+
+import django_filters
+import orjson
+from django.db.models import Prefetch, QuerySet
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, generics, serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catan_arena.api.pagination import NewestFirst
+from catan_arena.api.permissions import is_owner
+from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.selectors import seed_is_public
+
+
+class SeatSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    bot = serializers.CharField(source="version.bot.name", read_only=True)
+    version_number = serializers.IntegerField(source="version.number", read_only=True)
+    owner = serializers.CharField(source="version.bot.owner.username", read_only=True)
+
+    class Meta:
+        model = MatchSeat
+        fields = (
+            "seat", "version", "bot", "version_number", "owner", "points", "placing", "won",
+            "forfeit", "fault_count", "decisions", "mean_decision_ms", "max_decision_ms",
+            "cpu_seconds",
+        )  # fmt: skip
+        read_only_fields = fields
+
+
+class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = (
+            "id", "status", "created_at", "started_at", "finished_at", "duration_seconds",
+            "ladder", "tournament", "round", "ab_test", "rules", "decision_seconds",
+            "time_bank_seconds", "attempts", "turns", "termination", "winner_seat", "seats",
+        )  # fmt: skip
+        read_only_fields = fields
+
+
+class MatchDetailSerializer(MatchSerializer):
+    seed = serializers.SerializerMethodField(
+        help_text="Published once the match and every match sharing its seed are done."
+    )
+    faults = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields: tuple[str, ...] = (  # type: ignore[assignment]
+            *MatchSerializer.Meta.fields,
+            "seed",
+            "faults",
+            "attempt_log",
+            "sandbox_tier",
+        )
+        read_only_fields = fields  # type: ignore[assignment]
+
+    def get_seed(self, match: Match) -> str | None:
+        return match.seed if seed_is_public(match) else None
+
+    def get_faults(self, match: Match) -> dict[str, list[Any]]:
+        return {str(seat.seat): seat.faults for seat in match.seats.all()}
+
+
+class MatchFilter(django_filters.FilterSet):
+    bot = django_filters.CharFilter(field_name="seats__version__bot__name", distinct=True)
+    version = django_filters.NumberFilter(field_name="seats__version", distinct=True)
+    owner = django_filters.CharFilter(
+        field_name="seats__version__bot__owner__username", distinct=True
+    )
+    created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
+    created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+
+    class Meta:
+        model = Match
+        fields = ("bot", "version", "owner", "tournament", "status", "ladder", "ab_test")
+
+
+def matches() -> QuerySet[Match]:
+    seats = MatchSeat.objects.select_related("version__bot__owner").defer("log")
+    return Match.objects.defer("replay", "seed").prefetch_related(Prefetch("seats", seats))
+
+
+class MatchListView(generics.ListAPIView):  # type: ignore[type-arg]
+    """Matches, newest first (cursor pages; filter by bot, version, owner, tournament,
+    status, ladder, A/B test, creation date)."""
+
+    serializer_class = MatchSerializer
+    filterset_class = MatchFilter
+    pagination_class = NewestFirst
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return matches()
+
+
+class MatchDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
+    serializer_class = MatchDetailSerializer
+
+    def get_queryset(self) -> QuerySet[Match]:
+        seats = MatchSeat.objects.select_related("version__bot__owner").defer("log")
+        return Match.objects.defer("replay").prefetch_related(Prefetch("seats", seats))
+
+
+class ReplayView(APIView):
+    """The finished match's replay (docs/replay-format.md): gzip when the client takes
+    it, a strong ETag (``If-None-Match`` answers 304)."""
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        match = (
+            Match.objects.filter(pk=pk).only("status", "replay", "replay_sha256", "seed").first()
+        )
+        if match is None:
+            raise exceptions.NotFound("no such match")
+        if not match.replay:
+            raise exceptions.NotFound(f"match {pk} has no replay ({match.status})")
+        stored, sha = bytes(match.replay), match.replay_sha256
+        if not seed_is_public(match):  # a rotation sharing its seed is still to be played
+            data = orjson.loads(gzip.decompress(stored))
+            data["seed"] = None
+            payload = orjson.dumps(data)
+            stored, sha = gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest()
+        gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
+        etag = f'"{sha}-gz"' if gzipped else f'"{sha}"'
+        headers = {"ETag": etag, "Vary": "Accept-Encoding", "Cache-Control": "public, max-age=60"}
+        if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            return HttpResponse(status=304, headers=headers)
+        if gzipped:
+            headers["Content-Encoding"] = "gzip"
+            return HttpResponse(stored, content_type="application/json", headers=headers)
+        return HttpResponse(
+            gzip.decompress(stored), content_type="application/json", headers=headers
+        )
+
+
+class SeatLogSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    version = serializers.IntegerField()
+    log = serializers.CharField()
+
+
+class SeatLogView(APIView):
+    """What a bot printed in a match: for that bot's author only."""
+
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(responses={200: SeatLogSerializer})
+    def get(self, request: Request, pk: int, seat: int) -> Response:
+        row = (
+            MatchSeat.objects.filter(match_id=pk, seat=seat)
+            .select_related("version__bot")
+            .only("log", "version__bot__owner_id", "version_id", "seat", "match_id")
+            .first()
+        )
+        if row is None:
+            raise exceptions.NotFound("no such seat")
+        if not is_owner(request, row.version.bot.owner_id):
+            raise exceptions.PermissionDenied("a seat's log is for its bot's author only")
+        return Response({"match": pk, "seat": seat, "version": row.version_id, "log": row.log})
