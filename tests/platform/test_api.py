@@ -277,14 +277,16 @@ def test_the_ladder_and_a_rating_history(finished_match: Match) -> None:
 
 # Bounded queries, the schema ---------------------------------------------------------
 
-LISTS = ["/bots/", "/versions/", "/matches/", "/ladder/"]
+LISTS = ["/bots/", "/versions/", "/matches/", "/ladder/", "/tournaments/", "/ab-tests/"]
 
 
 @pytest.mark.parametrize("endpoint", LISTS)
 def test_list_queries_do_not_grow_with_the_rows(
     endpoint: str, three_authors_bots: list[BotVersion]
 ) -> None:
+    from catan_arena.abtests.models import ABTest
     from catan_arena.ratings.models import Rating
+    from catan_arena.tournaments.services import create_round_robin
 
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
@@ -296,8 +298,14 @@ def test_list_queries_do_not_grow_with_the_rows(
         versions = [active_bots(p, 1)[0] for p in people]
         for v in versions:
             Rating.objects.create(version=v, elo=1500, mu=25, sigma=8)
-        for _ in range(n):
+        for k in range(n):
             create_match(versions, limits=FAST)
+            ABTest.objects.create(
+                version_a=versions[0], version_b=versions[1], requested_by=people[0],
+                margin=0.3, decision_seconds=0.3,
+            )  # fmt: skip
+            if k % 4 == 0:
+                create_round_robin(f"cup {n}-{k}", versions, limits=FAST)
 
     grow(2)
     few = queries()

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from catan_arena.api import accounts, bots, ladder, matches
+from catan_arena.api import abtests, accounts, bots, ladder, matches, tournaments
 from catan_arena.api.errors import not_found
 
 app_name = "api"
@@ -25,6 +25,23 @@ urlpatterns = [
     path("matches/<int:pk>/", matches.MatchDetailView.as_view(), name="match"),
     path("matches/<int:pk>/replay/", matches.ReplayView.as_view(), name="replay"),
     path("matches/<int:pk>/seats/<int:seat>/log/", matches.SeatLogView.as_view(), name="log"),
+    path("tournaments/", tournaments.TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<int:pk>/", tournaments.TournamentDetailView.as_view(), name="tournament"),
+    path("tournaments/<int:pk>/open/", tournaments.OpenView.as_view(), name="open"),
+    path("tournaments/<int:pk>/schedule/", tournaments.ScheduleView.as_view(), name="schedule"),
+    path("tournaments/<int:pk>/start/", tournaments.StartView.as_view(), name="start"),
+    path("tournaments/<int:pk>/cancel/", tournaments.CancelView.as_view(), name="cancel"),
+    path("tournaments/<int:pk>/entries/", tournaments.EntryListView.as_view(), name="entries"),
+    path(
+        "tournaments/<int:pk>/entries/<int:version>/",
+        tournaments.EntryDetailView.as_view(),
+        name="entry",
+    ),
+    path("tournaments/<int:pk>/standings/", tournaments.StandingsView.as_view(), name="standings"),
+    path("tournaments/<int:pk>/fixtures/", tournaments.FixturesView.as_view(), name="fixtures"),
+    path("ab-tests/", abtests.ABTestListView.as_view(), name="ab-tests"),
+    path("ab-tests/<int:pk>/", abtests.ABTestDetailView.as_view(), name="ab-test"),
+    path("ab-tests/<int:pk>/cancel/", abtests.ABTestCancelView.as_view(), name="ab-cancel"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^.*$", not_found),

@@ -1,0 +1,145 @@
+"""A/B tests of two versions of yours: start one, follow its running result, cancel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, generics, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catan_arena.abtests.models import ABPair, ABTest
+from catan_arena.abtests.selectors import describe
+from catan_arena.abtests.services import (
+    DEFAULT_MARGIN,
+    ABTestError,
+    cancel_ab_test,
+    request_ab_test,
+)
+from catan_arena.api.errors import Conflict
+from catan_arena.matches.services import MatchLimits
+from catan_arena.submissions.models import BotVersion
+
+
+class PairSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    class Meta:
+        model = ABPair
+        fields = ("number", "seat", "match_a", "match_b", "difference", "void")
+        read_only_fields = fields
+
+
+class ABTestSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    requested_by = serializers.CharField(source="requested_by.username", read_only=True)
+    summary = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ABTest
+        fields = (
+            "id", "version_a", "version_b", "requested_by", "status", "verdict", "margin",
+            "alpha", "beta", "max_pairs", "table_size", "decision_seconds", "pairs", "mean",
+            "llr", "lower", "upper", "created_at", "finished_at", "summary",
+        )  # fmt: skip
+        read_only_fields = fields
+
+    def get_summary(self, test: ABTest) -> str:
+        return describe(test)
+
+
+class ABTestDetailSerializer(ABTestSerializer):
+    pair_set = PairSerializer(many=True, read_only=True)
+
+    class Meta(ABTestSerializer.Meta):
+        fields = (*ABTestSerializer.Meta.fields, "pair_set")  # type: ignore[assignment]
+        read_only_fields = fields  # type: ignore[assignment]
+
+
+class NewABTestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    version_a = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all())
+    version_b = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all())
+    margin = serializers.FloatField(default=DEFAULT_MARGIN)
+    alpha = serializers.FloatField(default=0.05)
+    beta = serializers.FloatField(default=0.05)
+    max_pairs = serializers.IntegerField(default=200, min_value=2, max_value=2000)
+    table_size = serializers.IntegerField(default=4)
+    decision_seconds = serializers.FloatField(default=1.0, min_value=0.01, max_value=60)
+    opponents = serializers.PrimaryKeyRelatedField(
+        queryset=BotVersion.objects.all(), many=True, default=list
+    )
+
+
+class ABTestFilter(django_filters.FilterSet):
+    requested_by = django_filters.CharFilter(field_name="requested_by__username")
+
+    class Meta:
+        model = ABTest
+        fields = ("status", "verdict", "requested_by")
+
+
+def ab_tests() -> QuerySet[ABTest]:
+    return ABTest.objects.select_related(
+        "requested_by", "version_a__bot", "version_b__bot"
+    ).order_by("-id")
+
+
+class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
+    """A/B tests, newest first; POST asks whether version B beats version A (both
+    yours): paired duplicate games until the sequential test decides."""
+
+    serializer_class = ABTestSerializer
+    filterset_class = ABTestFilter
+
+    def get_queryset(self) -> QuerySet[ABTest]:
+        return ab_tests()
+
+    @extend_schema(request=NewABTestSerializer, responses={201: ABTestSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = NewABTestSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        try:
+            test = request_ab_test(
+                request.user,  # type: ignore[arg-type]
+                data["version_a"],
+                data["version_b"],
+                margin=data["margin"],
+                alpha=data["alpha"],
+                beta=data["beta"],
+                max_pairs=data["max_pairs"],
+                table_size=data["table_size"],
+                limits=MatchLimits(data["decision_seconds"], 10.0),
+                opponents=data["opponents"],
+            )
+        except ABTestError as exc:
+            raise serializers.ValidationError({"versions": [str(exc)]}) from None
+        return Response(ABTestSerializer(test).data, status=status.HTTP_201_CREATED)
+
+
+class ABTestDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
+    """One A/B test: the running result, the verdict, every pair."""
+
+    serializer_class = ABTestDetailSerializer
+
+    def get_queryset(self) -> QuerySet[ABTest]:
+        return ab_tests().prefetch_related("pair_set")
+
+
+class ABTestCancelView(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(request=None, responses={200: ABTestSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        """Stop a running test of yours (its queued games are voided)."""
+        test = ab_tests().filter(pk=pk).first()
+        if test is None:
+            raise exceptions.NotFound("no such A/B test")
+        try:
+            cancel_ab_test(request.user, test)  # type: ignore[arg-type]
+        except ABTestError as exc:
+            raise Conflict(str(exc)) from None
+        test.refresh_from_db()
+        return Response(ABTestSerializer(test).data)

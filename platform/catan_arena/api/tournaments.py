@@ -1,0 +1,294 @@
+"""Tournaments: anyone reads them, their standings and fixtures; organizers create,
+open, schedule, start and cancel; authors enter and withdraw while entries are open."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import django_filters
+from django.db.models import Count, Q, QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, generics, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catan_arena.api.errors import Conflict
+from catan_arena.api.matches import MatchSerializer, matches
+from catan_arena.api.pagination import NewestFirst
+from catan_arena.api.permissions import IsOrganizerOrReadOnly
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits
+from catan_arena.submissions.models import BotVersion
+from catan_arena.tournaments.models import Entry, Tournament
+from catan_arena.tournaments.selectors import progress, standings, strengths
+from catan_arena.tournaments.services import (
+    TournamentError,
+    TournamentSpec,
+    cancel_tournament,
+    create_tournament,
+    enter_tournament,
+    open_entries,
+    schedule_start,
+    start_tournament,
+    withdraw_entry,
+)
+
+DONE = Q(matches__status__in=(Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID))
+
+
+class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    games_total = serializers.IntegerField(read_only=True)
+    games_done = serializers.IntegerField(read_only=True)
+    entries = serializers.IntegerField(source="entry_count", read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = (
+            "id", "name", "format", "status", "table_size", "cycles", "rounds",
+            "games_per_table", "rules", "decision_seconds", "time_bank_seconds", "ladder",
+            "starts_at", "started_at", "finished_at", "max_entries", "entries_per_author",
+            "note", "pair_imbalance", "entries", "games_total", "games_done", "created_at",
+        )  # fmt: skip
+        read_only_fields = fields
+
+
+class NewTournamentSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=120)
+    format = serializers.ChoiceField(Tournament.Format.choices, default="round_robin")
+    table_size = serializers.IntegerField(default=4)
+    cycles = serializers.IntegerField(default=1)
+    rounds = serializers.IntegerField(required=False, allow_null=True, default=None)
+    games_per_table = serializers.IntegerField(default=1)
+    rules = serializers.DictField(default=dict)
+    decision_seconds = serializers.FloatField(default=1.0, min_value=0.01, max_value=60)
+    time_bank_seconds = serializers.FloatField(default=10.0, min_value=0, max_value=600)
+    ladder = serializers.BooleanField(default=False)
+    max_entries = serializers.IntegerField(required=False, allow_null=True, default=None)
+    entries_per_author = serializers.IntegerField(default=1)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    open_entries = serializers.BooleanField(default=False)
+
+
+class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rank = serializers.IntegerField()
+    version = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    placing_points = serializers.IntegerField()
+    mean_points = serializers.FloatField()
+    faults = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    buchholz = serializers.FloatField()
+    strength = serializers.FloatField(help_text="Plackett–Luce log-strength (centred on 0).")
+    strength_low = serializers.FloatField(help_text="Bootstrap 95% interval.")
+    strength_high = serializers.FloatField()
+    tier = serializers.IntegerField(help_text="Entries of one tier are statistically tied.")
+
+
+class EntrySerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    bot = serializers.CharField(source="version.bot.name", read_only=True)
+    owner = serializers.CharField(source="version.bot.owner.username", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ("version", "bot", "owner", "entered_at")
+        read_only_fields = ("bot", "owner", "entered_at")
+
+
+class ScheduleSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    starts_at = serializers.DateTimeField()
+
+
+class TournamentFilter(django_filters.FilterSet):
+    class Meta:
+        model = Tournament
+        fields = ("status", "format")
+
+
+def tournaments() -> QuerySet[Tournament]:
+    return Tournament.objects.annotate(
+        games_total=Count("matches", distinct=True),
+        games_done=Count("matches", filter=DONE, distinct=True),
+        entry_count=Count("entries", distinct=True),
+    ).order_by("-id")
+
+
+class TournamentListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
+    """Tournaments, newest first; organizers POST a new one (a draft, or open)."""
+
+    serializer_class = TournamentSerializer
+    filterset_class = TournamentFilter
+    permission_classes = (IsOrganizerOrReadOnly,)
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return tournaments()
+
+    @extend_schema(request=NewTournamentSerializer, responses={201: TournamentSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = NewTournamentSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = dict(incoming.validated_data)
+        opened = data.pop("open_entries")
+        limits = MatchLimits(data.pop("decision_seconds"), data.pop("time_bank_seconds"))
+        try:
+            made = create_tournament(
+                request.user,  # type: ignore[arg-type]
+                TournamentSpec(limits=limits, **data),
+                open_entries=opened,
+            )
+        except TournamentError as exc:
+            raise serializers.ValidationError({"settings": [str(exc)]}) from None
+        body = TournamentSerializer(tournaments().get(pk=made.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
+    serializer_class = TournamentSerializer
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return tournaments()
+
+
+def _tournament(pk: int) -> Tournament:
+    found = Tournament.objects.filter(pk=pk).first()
+    if found is None:
+        raise exceptions.NotFound("no such tournament")
+    return found
+
+
+class ActionView(APIView):
+    """An organizer's action on a tournament (state conflicts answer 409)."""
+
+    permission_classes = (IsAuthenticated, IsOrganizerOrReadOnly)
+    action = ""
+
+    def act(self, request: Request, tournament: Tournament) -> None:
+        raise NotImplementedError
+
+    @extend_schema(request=None, responses={200: TournamentSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        try:
+            self.act(request, _tournament(pk))
+        except TournamentError as exc:
+            raise Conflict(str(exc)) from None
+        return Response(TournamentSerializer(tournaments().get(pk=pk)).data)
+
+
+class OpenView(ActionView):
+    """Open entries (a draft)."""
+
+    def act(self, request: Request, tournament: Tournament) -> None:
+        open_entries(request.user, tournament)  # type: ignore[arg-type]
+
+
+class StartView(ActionView):
+    """Close entries and queue the matches now."""
+
+    def act(self, request: Request, tournament: Tournament) -> None:
+        start_tournament(tournament)
+
+
+class CancelView(ActionView):
+    """Cancel: queued matches voided, what was played kept."""
+
+    def act(self, request: Request, tournament: Tournament) -> None:
+        cancel_tournament(tournament, request.user)  # type: ignore[arg-type]
+
+
+class ScheduleView(APIView):
+    """Set when beat starts it."""
+
+    permission_classes = (IsAuthenticated, IsOrganizerOrReadOnly)
+
+    @extend_schema(request=ScheduleSerializer, responses={200: TournamentSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        incoming = ScheduleSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        starts_at: datetime = incoming.validated_data["starts_at"]
+        try:
+            schedule_start(request.user, _tournament(pk), starts_at)  # type: ignore[arg-type]
+        except TournamentError as exc:
+            raise Conflict(str(exc)) from None
+        return Response(TournamentSerializer(tournaments().get(pk=pk)).data)
+
+
+class EntryListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
+    """A tournament's entries; POST enters a version of yours while entries are open."""
+
+    serializer_class = EntrySerializer
+    pagination_class = None
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        return Entry.objects.filter(tournament_id=self.kwargs.get("pk", 0)).select_related(
+            "version__bot__owner"
+        )
+
+    @extend_schema(request=EntrySerializer, responses={201: EntrySerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = EntrySerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        version: BotVersion = incoming.validated_data["version"]
+        try:
+            entry = enter_tournament(request.user, _tournament(kwargs["pk"]), version)  # type: ignore[arg-type]
+        except TournamentError as exc:
+            raise Conflict(str(exc)) from None
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryDetailView(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, pk: int, version: int) -> Response:
+        """Withdraw an entry while entries are open (its author or an organizer)."""
+        found = BotVersion.objects.select_related("bot").filter(pk=version).first()
+        if found is None:
+            raise exceptions.NotFound("no such version")
+        try:
+            withdraw_entry(request.user, _tournament(pk), found)  # type: ignore[arg-type]
+        except TournamentError as exc:
+            raise Conflict(str(exc)) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class StandingsView(APIView):
+    """Placing points, wins, mean points, faults; the Plackett–Luce strength with its
+    bootstrap 95% interval and tier (Swiss: Buchholz tie-break)."""
+
+    permission_classes = ()
+
+    @extend_schema(responses={200: StandingSerializer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = _tournament(pk)
+        fitted = strengths(tournament)
+        rows = []
+        for rank, row in enumerate(standings(tournament), 1):
+            fit = fitted[row.version_id]
+            rows.append(
+                {
+                    "rank": rank, "version": row.version_id, "name": row.name,
+                    "games": row.games, "wins": row.wins,
+                    "placing_points": row.placing_points, "mean_points": row.mean_points,
+                    "faults": row.faults, "forfeits": row.forfeits, "buchholz": row.buchholz,
+                    "strength": fit.strength, "strength_low": fit.low,
+                    "strength_high": fit.high, "tier": fit.group,
+                }
+            )  # fmt: skip
+        done = progress(tournament)
+        headers = {"X-Games-Done": str(done.done), "X-Games-Total": str(done.total)}
+        return Response(StandingSerializer(rows, many=True).data, headers=headers)
+
+
+class FixturesView(generics.ListAPIView):  # type: ignore[type-arg]
+    """A tournament's matches (its fixtures), newest first."""
+
+    serializer_class = MatchSerializer
+    pagination_class = NewestFirst
+    filterset_class = None
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return matches().filter(tournament_id=self.kwargs.get("pk", 0))
