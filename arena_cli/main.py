@@ -7,6 +7,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from arena_cli.remote.commands import add_server_flags
+from arena_cli.remote.commands import run as run_remote
 from arena_runner.match import DEFAULT_DECISION_TIMEOUT
 from engine import __version__
 
@@ -78,8 +80,44 @@ def build_parser() -> argparse.ArgumentParser:
         help="thinking time per decision (default %(default)s)",
     )
 
-    replay = sub.add_parser("replay", help="re-simulate a replay file and summarise it")
-    replay.add_argument("file", help="a replay JSON file (catan-arena play --replays DIR)")
+    replay = sub.add_parser(
+        "replay",
+        help="re-simulate a replay file and summarise it; `replay download ID` fetches one",
+    )
+    replay.add_argument(
+        "file", nargs="+", metavar="FILE | download ID", help="a replay JSON file, or download ID"
+    )
+    replay.add_argument("-o", "--output", help="download: where to write it (match-ID.json)")
+    add_server_flags(replay)
+
+    login = sub.add_parser("login", help="log in to a Catan Arena server; keeps an API token")
+    login.add_argument("--username")
+    login.add_argument("--password-stdin", action="store_true", help="read the password from stdin")
+    login.add_argument("--name", default="catan-arena command line", help="the token's name")
+    add_server_flags(login)
+
+    upload = sub.add_parser("upload", help="upload a bot version to the server")
+    upload.add_argument("file", help="a .py file or a .zip package")
+    upload.add_argument("--name", required=True, help="the bot's name (made if new)")
+    upload.add_argument("--wait", action="store_true", help="follow its validation")
+    upload.add_argument("--inherit-rating", action="store_true")
+    add_server_flags(upload)
+
+    matches = sub.add_parser("matches", help="list matches on the server, newest first")
+    matches.add_argument("--mine", action="store_true", help="only matches of your bots")
+    matches.add_argument("--bot", help="only matches of this bot")
+    matches.add_argument("--status", help="queued, running, finished, failed or void")
+    matches.add_argument("--limit", type=int, default=20)
+    matches.add_argument("--json", action="store_true")
+    add_server_flags(matches)
+
+    ab_test = sub.add_parser("ab-test", help="does version B beat version A? (on the server)")
+    ab_test.add_argument("a", help="version A: an id, BOT or BOT:NUMBER")
+    ab_test.add_argument("b", help="version B")
+    ab_test.add_argument("--margin", type=float, default=0.3)
+    ab_test.add_argument("--max-pairs", type=int, default=200)
+    ab_test.add_argument("--wait", action="store_true", help="follow it to its verdict")
+    add_server_flags(ab_test)
 
     bench = sub.add_parser("bench", help="engine speed, side by side with catanatron")
     bench.add_argument("--json", action="store_true")
@@ -99,10 +137,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from arena_cli.validate import run_validate
 
         return run_validate(args)
+    if args.command == "replay" and args.file[0] == "download":
+        if len(args.file) != 2 or not args.file[1].isdigit():
+            build_parser().error("write: catan-arena replay download MATCH_ID")
+        args.id, args.remote = int(args.file[1]), "replay-download"
+        return run_remote(args)
     if args.command == "replay":
         from arena_cli.replay_cmd import run_replay
 
-        return run_replay(args.file)
+        return run_replay(args.file[0])
+    if args.command in ("login", "upload", "matches", "ab-test"):
+        args.remote = args.command
+        return run_remote(args)
     from arena_cli.bench import run_bench
 
     return run_bench(args)
