@@ -11,3 +11,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("catan_arena.api.urls")),
 ]
+
+handler500 = "catan_arena.core.views.server_error"

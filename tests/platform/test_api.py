@@ -331,3 +331,17 @@ def test_the_schema_is_valid_and_lists_every_endpoint() -> None:
     }
     assert routes == documented
     assert APIClient().get(f"{API}/docs/").status_code == 200
+
+
+def test_a_server_error_under_the_api_is_json_too(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    from catan_arena.api import bots
+
+    def broken(self: Any) -> Any:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(bots.BotListView, "get_queryset", broken)
+    client = APIClient(raise_request_exception=False)
+    error(client.get(f"{API}/bots/"), 500)
+    assert "<html" in client.get("/admin/login/?x=1").content.decode().lower()  # not the API

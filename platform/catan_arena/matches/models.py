@@ -62,6 +62,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"], name="match_status_deadline"),
             models.Index(fields=["ladder", "rating_done", "id"], name="match_ladder_pending"),
+            models.Index(fields=["created_at"], name="match_created"),
         ]
 
     def __str__(self) -> str:
