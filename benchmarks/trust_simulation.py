@@ -14,10 +14,10 @@ platform's own rating code rates them:
 
 Model of one game: each seat's performance is ``skill + seat luck + game noise`` (seat
 luck: where the board and dice favour that seat; game noise: how the game went), both
-standard normal; places follow performance. Skills are evenly spaced over
-``--spread`` (1.0 by default: the best bot wins about 2.5 times as often as the worst
-in the same field, as close as uploaded bots usually are; the built-in heuristic against
-random is a far larger gap). The run prints this calibration.
+standard normal; places follow performance. Skills are evenly spaced over each of
+``--spreads`` (1.0: the best bot wins twice as often as the worst, close bots; 2.0: 4.4
+times; the built-in heuristic against random is a far larger gap). The run prints this
+calibration.
 """
 
 from __future__ import annotations

@@ -98,6 +98,23 @@ def test_login_is_throttled(author: User, monkeypatch: pytest.MonkeyPatch) -> No
     assert body["retry_after_seconds"] > 0
 
 
+def test_a_signed_in_user_makes_named_tokens_within_a_cap(author: User) -> None:
+    from catan_arena.accounts.tokens import MAX_TOKENS
+
+    client = client_of(author)  # its first token
+    made = client.post(f"{API}/me/tokens/", {"name": "ci"}, format="json")
+    assert made.status_code == 201 and made.json()["key"].startswith("cat_")
+    assert (
+        "name"
+        in error(client.post(f"{API}/me/tokens/", {"name": ""}, format="json"), 400)["fields"]
+    )
+    for i in range(MAX_TOKENS - 2):
+        client.post(f"{API}/me/tokens/", {"name": f"t{i}"}, format="json")
+    full = error(client.post(f"{API}/me/tokens/", {"name": "one more"}, format="json"), 400)
+    assert "at most" in full["fields"]["name"][0]
+    error(APIClient().post(f"{API}/me/tokens/", {"name": "x"}, format="json"), 401)
+
+
 def test_tokens_are_revoked_by_their_owner_only(author: User, other_author: User) -> None:
     token, key = create_token(author, "laptop")
     error(client_of(other_author).delete(f"{API}/me/tokens/{token.pk}/"), 404)
