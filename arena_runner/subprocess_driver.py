@@ -21,7 +21,7 @@ from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.result import Fault, FaultKind
 from arena_runner.sandbox.launch import BOT_MOUNT
 from arena_runner.sandbox.tiers import Tier
-from arena_runner.workdir import make_workdir, remove_workdir
+from arena_runner.workdir import disk_usage, make_workdir, remove_workdir
 from bots.protocol import (
     PROTOCOL_VERSION,
     Message,
@@ -383,6 +383,10 @@ class SubprocessDriver:
             return self._fault(step, FaultKind.GARBAGE, f"a reply longer than {limit} bytes")
         self.cpu_mark = proc.cpu()
         self.last_cpu = self.cpu_mark - cpu0
+        overfull = self._tmp_overfull(proc)
+        if overfull:
+            self._release(graceful=False)
+            return self._fault(step, FaultKind.RESOURCE, overfull)
         try:
             reply = parse_child_message(line)
         except ProtocolError as exc:
@@ -399,6 +403,18 @@ class SubprocessDriver:
             self._release(graceful=True)
         kind = classify_error(reply["message"])
         return self._fault(step, kind, reply["message"], reply["traceback"] or "")
+
+    def _tmp_overfull(self, proc: BotProcess) -> str | None:
+        """Below the bwrap tiers a bot's tmp is a folder of the worker's disk, bounded per
+        file by RLIMIT_FSIZE only: after every reply its whole size is checked against
+        the tmpfs size the bwrap tiers give (a message if over, else None)."""
+        if self.tier.uses_bwrap or proc.seat_dir is None:
+            return None
+        cap = self.policy.limits.tmp_bytes
+        used = disk_usage(proc.seat_dir.parent / "tmp")
+        if used <= cap:
+            return None
+        return f"its tmp holds {used:,} bytes, over its {cap:,} (files it wrote)"
 
     def _crashed(self, step: int) -> Fault:
         self._release(graceful=True)

@@ -21,3 +21,28 @@ def make_workdir() -> Path:
 
 def remove_workdir(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
+
+
+def disk_usage(path: Path, *, max_entries: int = 10_000) -> int:
+    """Bytes of disk that the files below ``path`` take (allocated blocks, so a sparse
+    file costs what it really holds); a tree of more than ``max_entries`` entries counts
+    as unbounded. Unreadable or vanishing entries are skipped."""
+    total, entries, stack = 0, 0, [path]
+    while stack:
+        try:
+            scan = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with scan:
+            for entry in scan:
+                entries += 1
+                if entries > max_entries:
+                    return 1 << 62
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(Path(entry.path))
+                    else:
+                        total += entry.stat(follow_symlinks=False).st_blocks * 512
+                except OSError:
+                    continue
+    return total
