@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "catan_arena.ladder",
     "catan_arena.abtests",
     "catan_arena.api",
+    "catan_arena.web",
     "rest_framework",
     "django_filters",
     "drf_spectacular",

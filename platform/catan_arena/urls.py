@@ -1,12 +1,12 @@
-"""URLs: the REST API under /api/v1/, the admin; the pages come with their issue."""
+"""URLs: the site's pages, the REST API under /api/v1/, the admin."""
 
 from django.contrib import admin
 from django.urls import include, path
 
-from catan_arena.core.views import health, home
+from catan_arena.core.views import health
 
 urlpatterns = [
-    path("", home, name="home"),
+    path("", include("catan_arena.web.urls")),
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("catan_arena.api.urls")),

@@ -1,15 +1,10 @@
-"""The home page (a placeholder until the site's pages land) and the health check."""
+"""The health check and the API-aware server error page."""
 
 from __future__ import annotations
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
 from django.views import defaults
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
 
 
 def health(request: HttpRequest) -> JsonResponse:

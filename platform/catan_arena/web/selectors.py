@@ -1,0 +1,122 @@
+"""Reads for the pages, each a bounded number of queries whatever the data's size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.ratings.models import Rating
+from catan_arena.ratings.systems import is_provisional
+from catan_arena.submissions.models import Bot, BotVersion
+from catan_arena.tournaments.models import Tournament
+
+LADDER_SORTS = {
+    "elo": ("-elo", "version_id"),
+    "mu": ("-mu", "version_id"),
+    "games": ("-games", "-elo"),
+    "wins": ("-wins", "-elo"),
+    "bot": ("version__bot__name", "version__number"),
+}
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    rank: int
+    rating: Rating
+    provisional: bool
+    win_rate: float
+    trend: float
+    """Elo change over its last 10 ladder games."""
+
+
+def ladder_rows(sort: str = "elo", limit: int | None = None) -> list[LadderRow]:
+    """The ladder in ``sort`` order (rank is by Elo whatever the order)."""
+    ratings = list(
+        Rating.objects.select_related("version__bot__owner").order_by(*LADDER_SORTS["elo"])
+    )
+    rank = {r.version_id: i for i, r in enumerate(ratings, 1)}
+    trend = _trends([r.version_id for r in ratings])
+    rows = [
+        LadderRow(
+            rank[r.version_id],
+            r,
+            is_provisional(r.games),
+            r.wins / r.games if r.games else 0.0,
+            trend.get(r.version_id, 0.0),
+        )
+        for r in ratings
+    ]
+    key = {
+        "mu": lambda row: (-row.rating.mu, row.rank),
+        "games": lambda row: (-row.rating.games, row.rank),
+        "wins": lambda row: (-row.win_rate, row.rank),
+        "bot": lambda row: (row.rating.version.bot.name, row.rank),
+    }.get(sort)
+    if key is not None:
+        rows.sort(key=key)
+    return rows[:limit] if limit else rows
+
+
+def _trends(version_ids: list[int], games: int = 10) -> dict[int, float]:
+    """Each version's Elo change over its last ``games`` rated games (one query)."""
+    from catan_arena.ratings.models import RatingChange
+
+    changes: dict[int, list[float]] = {}
+    rows = RatingChange.objects.filter(version_id__in=version_ids).order_by("-match_id")
+    for version_id, before, after in rows.values_list("version_id", "elo_before", "elo_after"):
+        kept = changes.setdefault(version_id, [])
+        if len(kept) < games:
+            kept.append(after - before)
+    return {v: sum(c) for v, c in changes.items()}
+
+
+def match_list() -> QuerySet[Match]:
+    seats = MatchSeat.objects.select_related("version__bot__owner").defer("log", "faults")
+    return Match.objects.defer("replay", "seed", "attempt_log").prefetch_related(
+        Prefetch("seats", seats)
+    )
+
+
+def live_and_recent(limit: int = 10) -> tuple[list[Match], list[Match]]:
+    live = list(match_list().filter(status=Match.Status.RUNNING).order_by("-id")[:limit])
+    recent = list(
+        match_list().filter(status=Match.Status.FINISHED).order_by("-finished_at")[:limit]
+    )
+    return live, recent
+
+
+def upcoming_tournaments(limit: int = 5) -> list[Tournament]:
+    open_or_running = Q(status__in=(Tournament.Status.OPEN, Tournament.Status.RUNNING))
+    return list(Tournament.objects.filter(open_or_running).order_by("starts_at", "-id")[:limit])
+
+
+def bot_page(name: str) -> Bot | None:
+    versions = BotVersion.objects.order_by("-number").select_related("rating")
+    return (
+        Bot.objects.select_related("owner")
+        .prefetch_related(Prefetch("versions", versions))
+        .filter(name=name)
+        .first()
+    )
+
+
+def seat_statistics(bot: Bot) -> list[dict[str, float]]:
+    """Per seat: games, wins and mean points of the bot's finished games."""
+    rows = (
+        MatchSeat.objects.filter(version__bot=bot, match__status=Match.Status.FINISHED)
+        .values("seat")
+        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))
+        .order_by("seat")
+    )
+    return [dict(row) for row in rows]
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    done = Q(matches__status__in=(Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID))
+    return Tournament.objects.annotate(
+        games_total=Count("matches", distinct=True),
+        games_done=Count("matches", filter=done, distinct=True),
+        entry_count=Count("entries", distinct=True),
+    ).order_by("-id")

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from catan_arena.web import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("ladder/", views.ladder, name="ladder"),
+    path("bots/<slug:name>/", views.bot, name="bot"),
+    path("matches/", views.matches, name="matches"),
+    path("matches/<int:pk>/", views.match, name="match"),
+    path("tournaments/", views.tournaments, name="tournaments"),
+    path("tournaments/<int:pk>/", views.tournament, name="tournament"),
+]

@@ -1,0 +1,116 @@
+"""The site's pages on real data (a played match, ratings, a tournament): what each
+shows, the ladder's sorting, 404s, and queries per page that do not grow with the data."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from catan_arena.accounts.models import User
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits, create_match, run_match
+from catan_arena.ratings.models import Rating
+from catan_arena.submissions.models import BotVersion
+from catan_arena.tournaments.services import create_round_robin
+from tests.platform.conftest import active_bots
+
+pytestmark = pytest.mark.django_db
+FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
+
+
+@pytest.fixture
+def played(three_authors_bots: list[BotVersion]) -> Match:
+    tournament = create_round_robin("autumn cup", three_authors_bots, limits=FAST, ladder=True)
+    match = tournament.matches.order_by("id").first()
+    assert match is not None and run_match(match.pk) == "finished"
+    match.refresh_from_db()
+    return match
+
+
+def page(client: Client, url: str, status: int = 200) -> str:
+    response = client.get(url)
+    assert response.status_code == status, url
+    return response.content.decode()
+
+
+def test_home_shows_the_ladder_matches_and_tournaments(client: Client, played: Match) -> None:
+    html = page(client, "/")
+    assert "Top of the ladder" in html and "autumn cup" in html
+    assert f'href="/matches/{played.pk}/"' in html
+    assert all(s.version.bot.name in html for s in played.seats.select_related("version__bot"))
+    assert 'href="/api/v1/docs/"' in html
+
+
+def test_the_ladder_sorts(client: Client, played: Match) -> None:
+    names = [r.version.bot.name for r in Rating.objects.select_related("version__bot")]
+    by_elo = page(client, "/ladder/")
+    by_name = page(client, "/ladder/?sort=bot")
+    order = [n for n in re.findall(r'href="/bots/([\w-]+)/"', by_name) if n in names]
+    assert order == sorted(names)
+    assert "?" in by_elo  # one game: every Elo is provisional
+    assert page(client, "/ladder/?sort=nonsense").count("<tr>") == by_elo.count("<tr>")
+
+
+def test_a_match_page_shows_seats_places_and_the_replay_link(client: Client, played: Match) -> None:
+    html = page(client, f"/matches/{played.pk}/")
+    assert "finished" in html and f"/api/v1/matches/{played.pk}/replay/" in html
+    for seat in played.seats.select_related("version__bot"):
+        assert seat.version.bot.name in html
+    assert "Tournament game" in html
+    page(client, "/matches/999999/", 404)
+
+
+def test_a_queued_match_says_so(client: Client, three_authors_bots: list[BotVersion]) -> None:
+    queued = create_match(three_authors_bots, limits=FAST)
+    html = page(client, f"/matches/{queued.pk}/")
+    assert "This match is queued" in html and "/replay/" not in html
+
+
+def test_a_bot_page(client: Client, played: Match) -> None:
+    seat = played.seats.select_related("version__bot__owner").first()
+    assert seat is not None
+    html = page(client, f"/bots/{seat.version.bot.name}/")
+    assert seat.version.bot.owner.username in html and "v1" in html
+    assert "smoke" in html or "active" in html
+    assert f'href="/matches/{played.pk}/"' in html
+    page(client, "/bots/nobody-here/", 404)
+
+
+def test_a_tournament_page_shows_progress_standings_and_fixtures(
+    client: Client, played: Match
+) -> None:
+    assert played.tournament_id is not None
+    html = page(client, f"/tournaments/{played.tournament_id}/")
+    assert "1 / 3 games" in html and "Strength" in html and "Tier" in html
+    assert len(re.findall(r"href=\"/matches/\d+/\"", html)) == 3
+    assert "autumn cup" in page(client, "/tournaments/")
+    page(client, "/tournaments/424242/", 404)
+
+
+PAGES = ["/", "/ladder/", "/matches/", "/tournaments/"]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_page_queries_do_not_grow_with_the_data(client: Client, url: str) -> None:
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            page(client, url)
+        return len(captured)
+
+    def grow(n: int) -> None:
+        people = [User.objects.create_user(f"p{n}-{i}", password="x-4521-y") for i in range(3)]
+        versions = [active_bots(person, 1)[0] for person in people]
+        for version in versions:
+            Rating.objects.create(version=version, elo=1500, mu=25, sigma=8, games=3)
+        for _ in range(n):
+            create_match(versions, limits=FAST)
+        create_round_robin(f"cup {n}", versions, limits=FAST)
+
+    grow(1)
+    few = queries()
+    grow(10)
+    assert queries() == few
