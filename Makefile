@@ -13,6 +13,10 @@ $(STAMP): pyproject.toml
 		apt-get install -y -qq bubblewrap >/dev/null 2>&1 || \
 		(apt-get update -qq && apt-get install -y -qq bubblewrap) ; } || \
 		echo "warning: bubblewrap is missing: bots will run in a weaker sandbox tier, or not at all"
+	@test -x /usr/bin/chromium || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		(apt-get install -y -qq chromium >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null)) ; } || \
+		echo "warning: /usr/bin/chromium is missing: the browser tests need Debian's chromium"
 	@/usr/bin/python3.11 -c 'import venv' 2>/dev/null || { [ "$$(id -u)" = 0 ] && \
 		command -v apt-get >/dev/null && (apt-get update -qq && \
 		apt-get install -y -qq python3.11 python3.11-venv >/dev/null) ; } || \

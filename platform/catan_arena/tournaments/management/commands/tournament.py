@@ -222,6 +222,6 @@ class Command(BaseCommand):
         )
         console.print(
             "See it in a browser: [bold].venv/bin/python manage.py runserver[/] and open "
-            "http://127.0.0.1:8000/admin/ (an account: .venv/bin/python manage.py "
-            "createsuperuser)"
+            f"http://127.0.0.1:8000/tournaments/{tournament.pk}/ (the admin at /admin/, "
+            "with an account from .venv/bin/python manage.py createsuperuser)"
         )
