@@ -84,6 +84,7 @@ def test_screenshots_of_every_page_at_both_sizes(browser: Any, site: dict[str, A
         "ladder": "/ladder/",
         "matches": "/matches/",
         "match": f"/matches/{site['match']}/",
+        "replay": f"/matches/{site['match']}/replay/?step=60",
         "bot": f"/bots/{site['names'][0]}/",
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{site['cup']}/",
@@ -101,3 +102,26 @@ def test_screenshots_of_every_page_at_both_sizes(browser: Any, site: dict[str, A
             page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
         page.close()
     assert len(list(SHOTS.glob("*.png"))) == 2 * len(pages)
+
+
+def test_the_replay_viewer_steps_and_keeps_the_step_in_the_url(
+    browser: Any, site: dict[str, Any]
+) -> None:
+    page = browser.new_page()
+    page.goto(f"{site['url']}/matches/{site['match']}/")
+    page.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_url(f"**/matches/{site['match']}/replay/")
+    board = page.locator("svg.board")
+    empty = board.inner_html()
+    for _ in range(2):
+        page.get_by_role("link", name="forward ▶").click()
+    page.wait_for_url("**/replay/?step=2")
+    assert board.inner_html() != empty  # a settlement appeared
+    assert page.locator("svg.board .settlement").count() >= 1
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**/replay/?step=1")
+    page.goto(f"{site['url']}/matches/{site['match']}/replay/?step=40&view=0")
+    assert page.locator(".hand.hidden").count() == 2  # seat 1's view: the others hidden
+    page.get_by_role("link", name="everything").click()
+    page.wait_for_url("**/replay/?step=40")
+    assert page.locator(".hand.hidden").count() == 0

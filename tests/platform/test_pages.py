@@ -114,3 +114,38 @@ def test_page_queries_do_not_grow_with_the_data(client: Client, url: str) -> Non
     few = queries()
     grow(10)
     assert queries() == few
+
+
+def test_the_replay_viewer_draws_each_step(client: Client, played: Match) -> None:
+    from catan_arena.matches.selectors import replay_of
+
+    steps = len(replay_of(played)["steps"])  # type: ignore[index]
+    start = page(client, f"/matches/{played.pk}/replay/")
+    assert f"step 0 of {steps}" in start and "The board is set." in start
+    assert start.count('class="hex"') == 19 and 'class="robber"' in start
+    assert 'class="settlement"' not in start  # nothing built before the first decision
+    later = page(client, f"/matches/{played.pk}/replay/?step=2")
+    assert 'class="settlement"' in later and "builds a road" in later  # settle, then a road
+    end = page(client, f"/matches/{played.pk}/replay/?step={steps}")
+    assert 'id="forward"' not in end and 'id="back"' in end
+    assert page(client, f"/matches/{played.pk}/replay/?step=99999").count(
+        f"step {steps} of {steps}"
+    )  # clamped
+    assert "Watch the replay" in page(client, f"/matches/{played.pk}/")
+
+
+def test_a_seat_view_hides_the_other_hands(client: Client, played: Match) -> None:
+    url = f"/matches/{played.pk}/replay/?step=40"
+    everything = page(client, url)
+    assert everything.count('class="hand hidden"') == 0
+    seat_two = page(client, url + "&view=1")
+    assert seat_two.count('class="hand hidden"') == 2  # three seats: the other two hidden
+    assert 'data-seat="1"' in seat_two
+
+
+def test_a_replay_page_needs_a_finished_match(
+    client: Client, three_authors_bots: list[BotVersion]
+) -> None:
+    queued = create_match(three_authors_bots, limits=FAST)
+    page(client, f"/matches/{queued.pk}/replay/", 404)
+    page(client, "/matches/999999/replay/", 404)

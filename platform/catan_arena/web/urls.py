@@ -10,6 +10,7 @@ urlpatterns = [
     path("bots/<slug:name>/", views.bot, name="bot"),
     path("matches/", views.matches, name="matches"),
     path("matches/<int:pk>/", views.match, name="match"),
+    path("matches/<int:pk>/replay/", views.replay, name="replay"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
 ]

@@ -7,10 +7,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.selectors import replay_of
 from catan_arena.ratings.selectors import history
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import progress, standings, strengths
-from catan_arena.web import charts, selectors
+from catan_arena.web import charts, replay_view, selectors
+from engine.replay import Replay
 
 SEAT_COLOURS = ("red", "blue", "white", "orange")
 
@@ -69,6 +71,28 @@ def match(request: HttpRequest, pk: int) -> HttpResponse:
     rows = [{"seat": s, "colour": SEAT_COLOURS[s.seat], "faults": s.faults} for s in seats]
     live = found.status in (Match.Status.QUEUED, Match.Status.RUNNING)
     return render(request, "web/match.html", {"match": found, "rows": rows, "live": live})
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay viewer at ``?step=N`` (``&view=SEAT``: what that seat saw)."""
+    found = Match.objects.filter(pk=pk).only("status", "replay", "rules").first()
+    data = replay_of(found) if found is not None else None
+    if found is None or data is None:
+        raise Http404("no replay for this match")
+    game = Replay.from_dict(data)
+    step = _int(request.GET.get("step"), 0)
+    view = _int(request.GET.get("view"), -1)
+    seat = view if 0 <= view < game.config.players else None
+    shown = replay_view.frame(game, step, seat)
+    context = {"match": found, "frame": shown, "view": seat, "seats": range(game.config.players)}
+    return render(request, "web/replay.html", context)
+
+
+def _int(raw: str | None, default: int) -> int:
+    try:
+        return int(raw) if raw is not None else default
+    except ValueError:
+        return default
 
 
 def tournaments(request: HttpRequest) -> HttpResponse:
