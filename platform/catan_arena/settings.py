@@ -107,6 +107,9 @@ MIDDLEWARE = [
 ROOT_URLCONF = "catan_arena.urls"
 WSGI_APPLICATION = "catan_arena.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "web:log-in"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 TEMPLATES = [

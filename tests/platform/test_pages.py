@@ -149,3 +149,24 @@ def test_a_replay_page_needs_a_finished_match(
     queued = create_match(three_authors_bots, limits=FAST)
     page(client, f"/matches/{queued.pk}/replay/", 404)
     page(client, "/matches/999999/replay/", 404)
+
+
+def test_sign_up_log_out_and_log_in(client: Client) -> None:
+    form = page(client, "/sign-up/")
+    assert 'name="password1"' in form and "csrfmiddlewaretoken" in form
+    made = client.post(
+        "/sign-up/",
+        {"username": "newcomer", "password1": "a-long-pass-4521", "password2": "a-long-pass-4521"},
+    )
+    assert made.status_code == 302 and User.objects.filter(username="newcomer").exists()
+    assert "newcomer" in page(client, "/") and "Log out" in page(client, "/")
+    assert client.post("/log-out/").status_code == 302
+    assert "Log in" in page(client, "/")
+    again = client.post("/sign-up/", {"username": "NEWCOMER", "password1": "x", "password2": "x"})
+    assert "that username is taken" in again.content.decode()
+    wrong = client.post("/log-in/", {"username": "newcomer", "password": "nope"})
+    nobody = client.post("/log-in/", {"username": "nobody", "password": "nope"})
+    for reply in (wrong, nobody):  # one answer: it tells nobody which usernames exist
+        assert "Wrong username or password." in reply.content.decode()
+    ok = client.post("/log-in/", {"username": "newcomer", "password": "a-long-pass-4521"})
+    assert ok.status_code == 302 and "newcomer" in page(client, "/")

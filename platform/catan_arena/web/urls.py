@@ -1,6 +1,7 @@
+from django.contrib.auth import views as auth
 from django.urls import path
 
-from catan_arena.web import views
+from catan_arena.web import accounts, views
 
 app_name = "web"
 
@@ -13,4 +14,7 @@ urlpatterns = [
     path("matches/<int:pk>/replay/", views.replay, name="replay"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
+    path("sign-up/", accounts.sign_up, name="sign-up"),
+    path("log-in/", auth.LoginView.as_view(template_name="web/log_in.html"), name="log-in"),
+    path("log-out/", auth.LogoutView.as_view(), name="log-out"),
 ]
