@@ -175,13 +175,11 @@ def _greedy(
             if not fits:
                 return None
 
-            def price(e: int, group: list[int] = group) -> float:
+            def price(e: int, group: list[int] = group, size: int = size) -> float:
                 repeats = sum(met[_pair(e, g)] for g in group)
                 again = len(group) + 1 == size and frozenset([*group, e]) in tables_before
                 return (
-                    REPEATED_TABLE * again
-                    + REPEATED_PAIR * repeats
-                    + abs(rank[e] - rank[group[0]])
+                    REPEATED_TABLE * again + REPEATED_PAIR * repeats + abs(rank[e] - rank[group[0]])
                 )
 
             pick = min(fits, key=price)
