@@ -72,3 +72,20 @@ def test_bad_input_is_refused() -> None:
         round_robin([Entry(0, 0)] * 4)
     with pytest.raises(ValueError):
         round_robin([Entry(i, i) for i in range(5)], table_size=5)
+
+
+@pytest.mark.parametrize(("n", "authors"), [(6, 4), (8, 5), (12, 4), (9, 3), (16, 5)])
+def test_the_author_rule_is_hard_in_crowded_fields(n: int, authors: int) -> None:
+    entries = [Entry(i, author=i % authors) for i in range(n)]
+    schedule = round_robin(entries, table_size=4, cycles=2)
+    for table in schedule.tables:
+        seated = [entries[e].author for e in table.seats]
+        assert len(seated) == len(set(seated)), table
+
+
+def test_three_authors_sit_at_tables_of_three() -> None:
+    entries = [Entry(i, author=i % 3) for i in range(7)]  # 7 would be a 4 and a 3
+    schedule = round_robin(entries, table_size=4)
+    assert set(schedule.table_sizes) == {3}
+    for table in schedule.tables:
+        assert len({entries[e].author for e in table.seats}) == 3

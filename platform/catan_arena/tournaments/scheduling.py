@@ -6,7 +6,8 @@ the count leaves no other way, e.g. 5 entries at tables of 4, and byes rotate). 
 round's tables are chosen greedily, over seeded random candidates, to make the pair that
 has met least meet next: every pair of entries meets at least ``cycles`` times and the
 counts differ by as little as the search finds (``Schedule.pair_imbalance``). Two
-versions of one author never share a table. Every grouping is then played once in each
+versions of one author never share a table (a hard rule: with fewer authors than seats
+the tables seat 3). Every grouping is then played once in each
 seat rotation, so every entry sits in every seat of its table equally often.
 Deterministic: the same entries give the same schedule.
 """
@@ -14,6 +15,7 @@ Deterministic: the same entries give the same schedule.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -77,7 +79,9 @@ def round_robin(entries: Sequence[Entry], *, table_size: int = 4, cycles: int = 
     if len(set(author.values())) < 3:
         raise ValueError("a round robin needs entries of at least 3 different authors")
     allowed = {(a, b) for a, b in itertools.combinations(ids, 2) if author[a] != author[b]}
-    sizes = _table_sizes(len(ids), table_size)
+    # a table never seats two versions of one author: with fewer authors than seats,
+    # tables of 3
+    sizes = _table_sizes(len(ids), min(table_size, len(set(author.values()))))
     rng = random.Random(len(ids) * 1009 + table_size * 17 + cycles)
     met: Counter[tuple[int, int]] = Counter()
     byes: Counter[int] = Counter()
@@ -94,6 +98,8 @@ def round_robin(entries: Sequence[Entry], *, table_size: int = 4, cycles: int = 
             (_candidate(ids, sizes, author, met, byes, rng) for _ in range(CANDIDATES)),
             key=lambda c: c[0],
         )
+        if best[0] == math.inf:
+            raise ValueError("no schedule found that keeps one version per author at a table")
         for group in best[1]:
             groupings.append((rnd, group))
             for pair in itertools.combinations(sorted(group), 2):
@@ -138,12 +144,19 @@ def _candidate(
         group = [pool.pop(0)]
         while len(group) < size:
 
-            def score(e: int, group: list[int] = group) -> tuple[int, int]:
-                clash = sum(author[e] == author[g] for g in group)
-                return clash, sum(met[_pair(e, g)] for g in group)
+            def fits(e: int, group: list[int] = group) -> bool:
+                return all(author[e] != author[g] for g in group)
 
-            pick = min(pool[: max(size * 3, 8)] or pool, key=score)
-            cost += 1000 * score(pick)[0] + sum((met[_pair(pick, g)] + 1) ** 2 for g in group)
+            def score(e: int, group: list[int] = group) -> int:
+                return sum(met[_pair(e, g)] for g in group)
+
+            # the author rule is hard: look beyond the window before giving up
+            choices = [e for e in pool[: max(size * 3, 8)] if fits(e)]
+            choices = choices or [e for e in pool if fits(e)]
+            if not choices:
+                return math.inf, groups  # this candidate round cannot keep the rule
+            pick = min(choices, key=score)
+            cost += sum((met[_pair(pick, g)] + 1) ** 2 for g in group)
             group.append(pick)
             pool.remove(pick)
         groups.append(tuple(group))
