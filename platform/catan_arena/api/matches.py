@@ -9,7 +9,7 @@ from typing import Any
 
 import django_filters
 import orjson
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from catan_arena.api.pagination import NewestFirst
 from catan_arena.api.permissions import is_owner
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.selectors import seed_is_public
+from catan_arena.matches.selectors import seed_is_public, with_seats
 
 
 class SeatSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -91,8 +91,7 @@ class MatchFilter(django_filters.FilterSet):
 
 
 def matches() -> QuerySet[Match]:
-    seats = MatchSeat.objects.select_related("version__bot__owner").defer("log")
-    return Match.objects.defer("replay", "seed").prefetch_related(Prefetch("seats", seats))
+    return with_seats().defer("seed")
 
 
 class MatchListView(generics.ListAPIView):  # type: ignore[type-arg]
@@ -111,8 +110,7 @@ class MatchDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
     serializer_class = MatchDetailSerializer
 
     def get_queryset(self) -> QuerySet[Match]:
-        seats = MatchSeat.objects.select_related("version__bot__owner").defer("log")
-        return Match.objects.defer("replay").prefetch_related(Prefetch("seats", seats))
+        return with_seats()
 
 
 class ReplayView(APIView):

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 import django_filters
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -23,7 +23,7 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.models import Entry, Tournament
-from catan_arena.tournaments.selectors import progress, standings, strengths
+from catan_arena.tournaments.selectors import progress, standings, strengths, with_progress
 from catan_arena.tournaments.services import (
     TournamentError,
     TournamentSpec,
@@ -35,8 +35,6 @@ from catan_arena.tournaments.services import (
     start_tournament,
     withdraw_entry,
 )
-
-DONE = Q(matches__status__in=(Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID))
 
 
 class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -110,11 +108,7 @@ class TournamentFilter(django_filters.FilterSet):
 
 
 def tournaments() -> QuerySet[Tournament]:
-    return Tournament.objects.annotate(
-        games_total=Count("matches", distinct=True),
-        games_done=Count("matches", filter=DONE, distinct=True),
-        entry_count=Count("entries", distinct=True),
-    ).order_by("-id")
+    return with_progress()
 
 
 class TournamentListView(generics.ListCreateAPIView):  # type: ignore[type-arg]

@@ -11,7 +11,7 @@ from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.models import Rating
 from catan_arena.ratings.systems import openskill_start
 from catan_arena.submissions.models import BotVersion
-from catan_arena.submissions.selectors import active_versions, author_key
+from catan_arena.submissions.selectors import author_key, playing_versions
 
 IN_FLIGHT = (Match.Status.QUEUED, Match.Status.RUNNING)
 
@@ -19,10 +19,7 @@ IN_FLIGHT = (Match.Status.QUEUED, Match.Status.RUNNING)
 def ladder_versions() -> list[BotVersion]:
     """The versions on the ladder: each bot's newest active version, unless its author
     withdrew it (then the bot is off the ladder until a newer version is active)."""
-    newest: dict[int, BotVersion] = {}
-    for version in active_versions().order_by("bot_id", "-number"):
-        newest.setdefault(version.bot_id, version)
-    return [v for v in newest.values() if v.withdrawn_at is None]
+    return [v for v in playing_versions() if v.withdrawn_at is None]
 
 
 def matchmaker_in_flight() -> int:

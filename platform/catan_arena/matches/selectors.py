@@ -6,8 +6,9 @@ import gzip
 from typing import Any
 
 import orjson
+from django.db.models import Prefetch, QuerySet
 
-from catan_arena.matches.models import Match
+from catan_arena.matches.models import Match, MatchSeat
 
 
 def replay_of(match: Match) -> dict[str, Any] | None:
@@ -16,6 +17,13 @@ def replay_of(match: Match) -> dict[str, Any] | None:
         return None
     data: dict[str, Any] = orjson.loads(gzip.decompress(bytes(match.replay)))
     return data
+
+
+def with_seats() -> QuerySet[Match]:
+    """Matches with their seats, versions, bots and owners in two queries (the replay and
+    the seats' logs left unloaded)."""
+    seats = MatchSeat.objects.select_related("version__bot__owner").defer("log")
+    return Match.objects.defer("replay").prefetch_related(Prefetch("seats", seats))
 
 
 def status_counts(matches: Any) -> dict[str, int]:

@@ -6,12 +6,13 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from catan_arena.accounts.models import User
 from catan_arena.matches.services import MatchLimits
 from catan_arena.tournaments.models import Entry, Tournament
+from catan_arena.tournaments.selectors import with_progress
 from catan_arena.tournaments.services import (
     TournamentError,
     TournamentSpec,
@@ -151,13 +152,12 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
-        done = Q(matches__status__in=("finished", "failed", "void"))
-        queryset: QuerySet[Tournament] = super().get_queryset(request)
-        return queryset.annotate(total=Count("matches"), done=Count("matches", filter=done))
+        return with_progress()
 
     @admin.display(description="games done")
     def games_done(self, tournament: Tournament) -> str:
-        return f"{getattr(tournament, 'done', 0)} / {getattr(tournament, 'total', 0)}"
+        done, total = getattr(tournament, "games_done", 0), getattr(tournament, "games_total", 0)
+        return f"{done} / {total}"
 
     def has_organize_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("tournaments.organize")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Count, Q, QuerySet
+
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.strength import (
     GameResult,
@@ -132,6 +134,17 @@ def progress(tournament: Tournament) -> Progress:
         failed=counts[Match.Status.FAILED],
         running=counts[Match.Status.RUNNING],
     )
+
+
+def with_progress() -> QuerySet[Tournament]:
+    """Tournaments, newest first, annotated with ``games_total``, ``games_done`` (finished,
+    failed or void) and ``entry_count``, in one query."""
+    done = Q(matches__status__in=(Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID))
+    return Tournament.objects.annotate(
+        games_total=Count("matches", distinct=True),
+        games_done=Count("matches", filter=done, distinct=True),
+        entry_count=Count("entries", distinct=True),
+    ).order_by("-id")
 
 
 def game_results(tournament: Tournament) -> list[GameResult]:

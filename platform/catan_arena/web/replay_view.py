@@ -12,7 +12,7 @@ from typing import Any
 from engine.board.coords import centre, corners
 from engine.board.topology import standard_topology
 from engine.game import Game
-from engine.replay import Replay, ReplayStep, iter_states
+from engine.replay import Replay, ReplayStep, state_at
 from engine.types import Resource, Terrain
 
 SEAT_COLOURS = ("#c0392b", "#2e6bd6", "#f4f4f4", "#e67e22")
@@ -60,7 +60,7 @@ def frame(replay: Replay, step: int, view: int | None = None) -> Frame:
     """The viewer at ``step`` (clamped into 0..steps), seen by all or by seat ``view``."""
     total = len(replay.steps)
     step = max(0, min(step, total))
-    game = _state_at(replay, step)
+    game = state_at(replay, step)
     names = [str(s.get("name", SEAT_NAMES[s["seat"]])) for s in replay.seats] or [
         SEAT_NAMES[i] for i in range(replay.config.players)
     ]
@@ -74,13 +74,6 @@ def frame(replay: Replay, step: int, view: int | None = None) -> Frame:
         dice=game.state.dice,
         jumps=_jumps(replay, step),
     )
-
-
-def _state_at(replay: Replay, step: int) -> Game:
-    for i, game in iter_states(replay):
-        if i == step:
-            return game
-    raise ValueError(f"step {step} is outside the replay")
 
 
 def board_svg(game: Game) -> str:

@@ -7,18 +7,16 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.selectors import with_seats
 from catan_arena.ratings.models import Rating
+from catan_arena.ratings.selectors import ladder
 from catan_arena.ratings.systems import is_provisional
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.tournaments.models import Tournament
+from catan_arena.tournaments.selectors import with_progress
 
-LADDER_SORTS = {
-    "elo": ("-elo", "version_id"),
-    "mu": ("-mu", "version_id"),
-    "games": ("-games", "-elo"),
-    "wins": ("-wins", "-elo"),
-    "bot": ("version__bot__name", "version__number"),
-}
+LADDER_SORTS = ("elo", "mu", "games", "wins", "bot")
+"""The orders the ladder page offers (rank is by Elo in every one)."""
 
 
 @dataclass(frozen=True)
@@ -33,9 +31,7 @@ class LadderRow:
 
 def ladder_rows(sort: str = "elo", limit: int | None = None) -> list[LadderRow]:
     """The ladder in ``sort`` order (rank is by Elo whatever the order)."""
-    ratings = list(
-        Rating.objects.select_related("version__bot__owner").order_by(*LADDER_SORTS["elo"])
-    )
+    ratings = list(ladder())
     rank = {r.version_id: i for i, r in enumerate(ratings, 1)}
     trend = _trends([r.version_id for r in ratings])
     rows = [
@@ -73,10 +69,7 @@ def _trends(version_ids: list[int], games: int = 10) -> dict[int, float]:
 
 
 def match_list() -> QuerySet[Match]:
-    seats = MatchSeat.objects.select_related("version__bot__owner").defer("log", "faults")
-    return Match.objects.defer("replay", "seed", "attempt_log").prefetch_related(
-        Prefetch("seats", seats)
-    )
+    return with_seats().defer("seed", "attempt_log")
 
 
 def live_and_recent(limit: int = 10) -> tuple[list[Match], list[Match]]:
@@ -114,9 +107,4 @@ def seat_statistics(bot: Bot) -> list[dict[str, float]]:
 
 
 def tournament_list() -> QuerySet[Tournament]:
-    done = Q(matches__status__in=(Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID))
-    return Tournament.objects.annotate(
-        games_total=Count("matches", distinct=True),
-        games_done=Count("matches", filter=done, distinct=True),
-        entry_count=Count("entries", distinct=True),
-    ).order_by("-id")
+    return with_progress()
