@@ -128,12 +128,15 @@ def test_flood_on_the_protocol_pipe() -> None:
 
 def test_a_reply_too_many_is_a_fault_not_an_answer_to_the_next_prompt() -> None:
     """The bot answers its prompt itself (with the prompt's seq, read from the runtime's
-    frame), then the runtime's own reply follows: that extra line is unasked output at
-    the next prompt, never its answer."""
+    frame), then the runtime's own reply follows: that extra line is a fault at the next
+    prompt, never its answer."""
     played = play_hostile("forger")
     assert "FORGED on fd" in played.log
     assert_forfeited(played, "garbage")
-    assert "unasked" in played.result.faults[0][0].message
+    # caught either waiting in the pipe before the next prompt, or read as the next
+    # prompt's reply and refused for its old seq (when it arrives a moment late)
+    message = played.result.faults[0][0].message
+    assert "unasked" in message or "another prompt" in message, message
 
 
 def test_garbage_reply() -> None:
