@@ -13,7 +13,9 @@ ENV DEBIAN_FRONTEND=noninteractive \
     VIRTUAL_ENV=/opt/venv \
     PATH=/opt/venv/bin:$PATH \
     CATAN_BOTENV=/opt/botenv \
-    CATAN_ARENA_DATA=/data
+    CATAN_ARENA_DATA=/data \
+    CATAN_ARENA_STATIC_ROOT=/app/static \
+    CATAN_ARENA_STATIC_MANIFEST=true
 
 # bubblewrap + libseccomp2: the bot sandbox; python3.11 + python3.11-venv: the platform
 # and the bot runtime venv; ca-certificates: pip over HTTPS at build time.
@@ -46,7 +48,10 @@ COPY platform/ platform/
 # Editable: settings.BASE_DIR is the checkout (manage.py, templates/), not site-packages.
 RUN pip install --quiet --no-deps -e . \
     && python -c 'import sys; from arena_runner.sandbox.botenv import main; sys.exit(main([]))' \
-    && mkdir -p /data
+    && mkdir -p /data \
+    && DJANGO_SECRET_KEY=collectstatic-only CATAN_ARENA_DATA=/tmp/build-data \
+       python manage.py collectstatic --noinput --verbosity 0 \
+    && rm -rf /tmp/build-data
 
 VOLUME ["/data"]
 EXPOSE 8000

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-trust clean
+.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-trust bench-load clean
 
 setup: $(STAMP)
 
@@ -49,8 +49,9 @@ typecheck: setup
 	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots platform/catan_arena
 
 pytest: setup $(VENV)/.compose-validator
-	$(PY) -m pytest -n 2 -q -m "not serial"
-	$(PY) -m pytest -q -m serial
+	$(PY) -m pytest -n 2 -q -m "not serial and not own_process"
+	$(PY) -m pytest -q -m "serial and not own_process"
+	$(PY) -m pytest -q -m own_process
 
 ## Engine speed, side by side with catanatron.
 bench: setup
@@ -67,6 +68,11 @@ bench-platform: setup
 ## How far the ratings can be trusted: a simulation with bots of known strength (docs/RATINGS.md).
 bench-trust: setup
 	$(PY) benchmarks/trust_simulation.py $(ARGS)
+
+## The platform under load (docs/RELIABILITY.md): 1,000 ladder matches through Redis to two
+## workers while 20 spectators browse 10,000 matches of history; nothing lost. ~10 minutes.
+bench-load: setup
+	$(PY) benchmarks/load_test.py $(ARGS)
 
 ## Bot strength with 95% intervals (long: about half an hour per 200 games).
 bench-strength: setup

@@ -28,6 +28,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="reproduce a run: game i gets seed SEED+i (small seeds are guessable by a bot "
         "that scans them; without --seed every game gets a fresh 128-bit seed)",
     )
+    play.add_argument(
+        "--from",
+        dest="position",
+        metavar="FILE",
+        help="continue from a position: a replay file (the site's 'continue from here' "
+        "download); the bots keep its seats (no rotation); the first game keeps the "
+        "recorded luck when the file has its seed, later games draw fresh chance",
+    )
+    play.add_argument(
+        "--step", type=int, metavar="N", help="with --from: the position after N steps "
+        "(default: the file's last step)"
+    )  # fmt: skip
+    play.add_argument(
+        "--reseed", action="store_true", help="with --from: fresh chance in every game"
+    )
     play.add_argument("--replays", metavar="DIR", help="write one replay JSON file per game")
     play.add_argument(
         "--logs", metavar="DIR", help="write what each bot printed, one file per bot and game"

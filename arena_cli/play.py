@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from arena_cli.output import error, table_console
+from arena_cli.position import Position, PositionError, load_position
 from arena_runner import (
     BotRunner,
     Fault,
@@ -76,8 +77,21 @@ def run_play(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         error("--timeout must be positive")
         return 2
-    config = _config(args)
-    args.game_seeds = game_seeds(args.seed, args.games)
+    args.start_position = None
+    if getattr(args, "position", None):
+        try:
+            args.start_position = _position(args)
+        except PositionError as exc:
+            error(str(exc))
+            return 2
+        config = args.start_position.replay.config
+        args.game_seeds = args.start_position.seeds(args.games, args.seed, args.reseed)
+    elif getattr(args, "step", None) is not None:
+        error("--step needs --from FILE")
+        return 2
+    else:
+        config = _config(args)
+        args.game_seeds = game_seeds(args.seed, args.games)
     drivers: list[SeatDriver] = []
     runner: BotRunner | None = None
     try:
@@ -95,6 +109,17 @@ def run_play(args: argparse.Namespace) -> int:
             driver.close()
         if runner is not None:
             runner.close()
+
+
+def _position(args: argparse.Namespace) -> Position:
+    """The position of ``--from``/``--step``, checked against the other options."""
+    position = load_position(args.position, args.step)
+    players = position.replay.config.players
+    if len(args.bots) != players:
+        raise PositionError(f"the position is a {players}-player game: give {players} bots")
+    if args.board or args.no_trade:
+        raise PositionError("--board and --no-trade come from the position: drop them")
+    return position
 
 
 def _config(args: argparse.Namespace) -> RulesConfig:
@@ -194,11 +219,13 @@ def _play_one(
     tallies: list[BotTally],
     i: int,
 ) -> MatchResult:
-    """Game ``i``: bot j sits in seat (j + i) % n (seats rotate); tallied."""
+    """Game ``i``: bot j sits in seat (j + i) % n (seats rotate; from a position bot j
+    keeps seat j); tallied."""
     n = len(drivers)
+    position: Position | None = getattr(args, "start_position", None)
     bot_at = [0] * n
     for j in range(n):
-        bot_at[(j + i) % n] = j
+        bot_at[j if position else (j + i) % n] = j
     seed = args.game_seeds[i]
     result = play_match(
         config,
@@ -207,7 +234,10 @@ def _play_one(
         decision_timeout=args.timeout,
         time_bank=getattr(args, "time_bank", 0.0),
         seat_names=[labels[bot_at[s]] for s in range(n)],
+        start=position.game(seed) if position else None,
     )
+    if position:
+        result.replay.meta["from_step"] = position.step
     for seat in range(n):
         _tally(tallies[bot_at[seat]], result, seat, seed)
     result.replay.meta["bots"] = [labels[bot_at[s]] for s in range(n)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena_runner.affinity import claimed_cpu
 from arena_runner.defaults import safe_default
@@ -52,6 +52,8 @@ def play_match(
     ask_forced: bool = False,
     one_cpu: bool = True,
     game_seconds: float | None = None,
+    on_step: Callable[[Game], None] | None = None,
+    start: Game | None = None,
 ) -> MatchResult:
     """Play the game ``seed`` with ``drivers[s]`` in seat ``s``.
 
@@ -70,13 +72,22 @@ def play_match(
 
     With ``one_cpu`` the match claims one CPU for this thread and every bot process
     (:mod:`arena_runner.affinity`): a decision's hand-over then stays on one core.
+
+    ``on_step(game)`` is called after every applied action (the platform's live view:
+    it must be quick and must not keep ``game``; it throttles its own writes).
+
+    ``start``: play on from this position (its config and board; "continue from here")
+    instead of a new game; the bots start with their observation of it, and the replay
+    still holds every step from the first, the earlier ones not played by these bots.
     """
     n = config.players
     if len(drivers) != n:
         raise ValueError(f"{n} players need {n} drivers, got {len(drivers)}")
     claim = claimed_cpu() if one_cpu else contextlib.nullcontext()
     with claim as cpu:
-        game = Game.new(config, seed)
+        game = Game.new(config, seed) if start is None else start
+        if game.config != config:
+            raise ValueError("the starting position was played under other rules")
         rng = random.Random(f"safe-default/{seed}")
         budget = game_budget(decision_timeout, time_bank) if game_seconds is None else game_seconds
         seats = [Seat(s, d, time_bank, wall_left=budget) for s, d in enumerate(drivers)]
@@ -108,6 +119,8 @@ def play_match(
                 if len(legal) == 1 and game.phase is not Phase.TRADE_RESPONSE:
                     seats[game.decider].stats.forced += 1
                     game.apply_unchecked(legal[0])
+                    if on_step is not None:
+                        on_step(game)
                     continue
             seat = seats[game.decider]
             if seat.index != current and current >= 0:
@@ -125,6 +138,8 @@ def play_match(
                 action = safe_default(game.legal_actions(), rng)
                 seat.stats.defaults += 1
             game.apply_unchecked(action)
+            if on_step is not None:
+                on_step(game)
         return _finish(game, seats, seat_names)
 
 

@@ -72,6 +72,20 @@ SECRET_KEY = _secret_key()
 DEBUG = strict_bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS: list[str] = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
 
+# Served over HTTPS (a server behind its TLS proxy): secure cookies, HSTS, HTTPS only.
+# Off by default: the embedded default's site is plain http://127.0.0.1.
+HTTPS = strict_bool("CATAN_ARENA_HTTPS", default=False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # the container's own health check
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = positive_int("CATAN_ARENA_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = strict_bool("CATAN_ARENA_HSTS_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = strict_bool("CATAN_ARENA_HSTS_PRELOAD", default=True)
+    CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host != "*"]
+SESSION_COOKIE_HTTPONLY = True
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -95,7 +109,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "catan_arena.core.timing.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, in every process
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -158,7 +174,21 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT = Path(env.str("CATAN_ARENA_STATIC_ROOT", default=str(DATA_DIR / "static")))
+# whitenoise serves the static files from every web process. An image that ran
+# collectstatic (the Dockerfile) sets CATAN_ARENA_STATIC_MANIFEST: compressed files with
+# hashed names, cached for ever. Elsewhere (the embedded default, the tests) they are
+# served straight from the apps' folders, no collectstatic needed.
+STATIC_MANIFEST = strict_bool("CATAN_ARENA_STATIC_MANIFEST", default=False)
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 # Uploads: the whole file is checked in memory (it is small by the caps below).
 UPLOAD_MAX_BYTES = positive_int("CATAN_ARENA_UPLOAD_MAX_BYTES", 4 << 20)
@@ -166,6 +196,11 @@ UPLOAD_UNPACKED_MAX_BYTES = positive_int("CATAN_ARENA_UNPACKED_MAX_BYTES", 32 <<
 UPLOAD_MAX_FILES = positive_int("CATAN_ARENA_UPLOAD_MAX_FILES", 200)
 DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + (1 << 20)
 FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + (1 << 20)
+FILE_UPLOAD_HANDLERS = [
+    "catan_arena.submissions.upload_handler.CappedUploadHandler",  # over the cap: unread
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 # Matches.
 MATCH_DECISION_SECONDS = positive_float("CATAN_ARENA_DECISION_SECONDS", 1.0)
@@ -175,6 +210,10 @@ MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
 """Seconds past a match's own time budget before a running match counts as lost."""
 WARM_SANDBOXES = env.int("CATAN_ARENA_WARM_SANDBOXES", default=4)
 VALIDATION_SEED = env.int("CATAN_ARENA_VALIDATION_SEED", default=1)
+
+# The cache (throttles of the API and the site's forms): local memory per process by
+# default; a server shares one in Redis (``CACHE_URL=redis://redis:6379/1``).
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 # Celery (server mode). No broker: the embedded default, which never imports a broker.
 CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="")
@@ -187,6 +226,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": positive_int("CATAN_ARENA_VISIBILITY_TIMEOUT", 4 * 3600),
 }
+REDISPATCH_SECONDS = positive_float("CATAN_ARENA_REDISPATCH_SECONDS", 120.0)
+"""A match (or validation) still queued this long while the broker's queue is empty was
+lost by the broker (a Redis restart without its data): the reaper queues it again."""
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-matches": {
         "task": "catan_arena.matches.tasks.requeue_stuck_matches_task",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -156,3 +158,25 @@ def eight_authors_bots() -> list[BotVersion]:
     """One active bot each of eight authors."""
     people = [User.objects.create_user(f"author{i}", password="x-4521-y") for i in range(8)]
     return [active_bots(person, 1)[0] for person in people]
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    # Playwright's sync API runs an event loop in this thread; the test database's own
+    # set-up and flush around it are plain synchronous ORM calls (Django's documented
+    # switch for this case)
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()

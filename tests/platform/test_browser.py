@@ -5,43 +5,25 @@ sorts. Screenshots of every page at phone and desktop sizes go to
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from catan_arena.accounts.roles import ORGANIZERS
+from catan_arena.accounts.services import grant_role
+from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.selectors import replay_of
 from catan_arena.matches.services import MatchLimits, run_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
-from catan_arena.tournaments.services import create_round_robin
+from catan_arena.tournaments.services import TournamentSpec, create_round_robin, create_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / ".artifacts" / "screenshots"
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+PASSWORD = "a-long-pass-4521"
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    # Playwright's sync API runs an event loop in this thread; the test database's own
-    # set-up and flush around it are plain synchronous ORM calls (Django's documented
-    # switch for this case)
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is missing (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
@@ -66,6 +48,29 @@ def test_a_spectator_reaches_a_match_from_home(browser: Any, site: dict[str, Any
     assert page.locator("a[download]").count() == 1  # the replay, one click away
 
 
+def test_a_spectator_follows_a_whole_match_from_home_in_three_clicks(
+    browser: Any, site: dict[str, Any]
+) -> None:
+    page = browser.new_page()
+    page.goto(site["url"] + "/")  # no account
+    page.locator("#matches-now a.watch").first.click()  # 1: watch
+    page.wait_for_url(f"**/matches/{site['match']}/replay/")
+    page.select_option("#speed", "100")  # (a choice, not a click)
+    page.get_by_role("button", name="▶ play").click()  # 2: play
+    page.wait_for_url("**/replay/?step=5&play=1&speed=100", timeout=20_000)
+    assert page.get_by_role("button", name="⏸ pause").is_visible()
+    page.get_by_role("button", name="⏸ pause").click()  # 3: stop to look
+    page.wait_for_url(lambda url: "play=1" not in url)
+    stopped = page.url
+    page.wait_for_timeout(500)
+    assert page.url == stopped  # paused
+    steps = len(replay_of(Match.objects.get(pk=site["match"]))["steps"])  # type: ignore[index]
+    page.get_by_role("link", name="end »").click()  # or straight to the end
+    page.wait_for_url(f"**/replay/?step={steps}")
+    assert page.locator("#forward").count() == 0
+    assert f"step {steps} of {steps}" in page.inner_text("h1")
+
+
 def test_the_ladder_renders_and_sorts(browser: Any, site: dict[str, Any]) -> None:
     page = browser.new_page()
     page.goto(site["url"] + "/ladder/")
@@ -77,8 +82,6 @@ def test_the_ladder_renders_and_sorts(browser: Any, site: dict[str, Any]) -> Non
 
 
 def test_screenshots_of_every_page_at_both_sizes(browser: Any, site: dict[str, Any]) -> None:
-    shutil.rmtree(SHOTS, ignore_errors=True)
-    SHOTS.mkdir(parents=True)
     pages = {
         "home": "/",
         "ladder": "/ladder/",
@@ -88,20 +91,59 @@ def test_screenshots_of_every_page_at_both_sizes(browser: Any, site: dict[str, A
         "bot": f"/bots/{site['names'][0]}/",
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{site['cup']}/",
+        "log-in": "/log-in/",
+        "sign-up": "/sign-up/",
     }
+    shoot(browser, site["url"], pages)
+
+
+def test_screenshots_of_the_signed_in_pages_at_both_sizes(
+    browser: Any, site: dict[str, Any]
+) -> None:
+    """An author who also organizes: their bot page, the upload form, API tokens, a
+    seat's log, the new-tournament form and a tournament's organizer controls."""
+    seat = MatchSeat.objects.select_related("version__bot__owner").get(
+        match_id=site["match"], seat=0
+    )
+    owner = grant_role(seat.version.bot.owner, ORGANIZERS)
+    owner.set_password(PASSWORD)
+    owner.save()
+    create_tournament(owner, TournamentSpec(name="spring cup"), open_entries=True)
+    pages = {
+        "bot-owner": f"/bots/{seat.version.bot.name}/",
+        "upload": f"/upload/?bot={seat.version.bot.name}",
+        "tokens": "/account/tokens/",
+        "seat-log": f"/matches/{site['match']}/log/0/",
+        "tournament-new": "/tournaments/new/",
+        "tournament-organizer": f"/tournaments/{site['cup']}/",
+    }
+    shoot(browser, site["url"], pages, username=owner.username)
+
+
+def shoot(browser: Any, url: str, pages: dict[str, str], username: str | None = None) -> None:
+    """Each page at each size: it answers 200, nothing is wider than the screen but the
+    tables' own scrolling boxes, and a full-page screenshot is saved."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
     for size, (width, height) in SIZES.items():
-        page = browser.new_page(viewport={"width": width, "height": height})
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        if username is not None:
+            page.goto(f"{url}/log-in/")
+            page.fill('input[name="username"]', username)
+            page.fill('input[name="password"]', PASSWORD)
+            page.get_by_role("button", name="Log in").click()
+            page.wait_for_url(f"{url}/")
         for name, path in pages.items():
-            response = page.goto(site["url"] + path)
+            response = page.goto(url + path)
             assert response is not None and response.status == 200, path
-            # nothing wider than the screen but the tables' own scrolling boxes
             overflow = page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
             assert overflow <= 1, (size, name, overflow)
             page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
-        page.close()
-    assert len(list(SHOTS.glob("*.png"))) == 2 * len(pages)
+        context.close()
+    for name in pages:
+        assert all((SHOTS / f"{name}-{size}.png").stat().st_size > 5000 for size in SIZES)
 
 
 def test_the_replay_viewer_steps_and_keeps_the_step_in_the_url(

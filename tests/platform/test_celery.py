@@ -10,12 +10,15 @@ import pytest
 import redis
 
 from catan_arena.accounts.models import User
+from catan_arena.celery import app
+from catan_arena.core.dispatch import PLAY_TASK, VALIDATE_TASK
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.matches.tasks import play_match_task
 from catan_arena.ratings.models import RatingChange
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins, upload_version
+from catan_arena.submissions.tasks import validate_version_task
 from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import create_round_robin
 from tests.platform.celery_worker import CeleryWorker, wait_for
@@ -76,11 +79,11 @@ def test_a_match_delivered_three_times_counts_once(
     server_mode: dict[str, str], workers: list[Any], author: User
 ) -> None:
     match = create_match(active_bots(author, 3), limits=FAST, ladder=True)  # queued once
-    play_match_task.delay(match.pk)  # and twice more, while no worker runs
-    play_match_task.delay(match.pk)
+    for _ in range(2):  # and twice more, while no worker runs
+        app.send_task(PLAY_TASK, (match.pk,))
     broker = redis.Redis.from_url(server_mode["CELERY_BROKER_URL"])
     queued = [json.loads(m)["headers"]["task"] for m in broker.lrange("celery", 0, -1)]
-    assert queued.count(play_match_task.name) == 3
+    assert queued.count(PLAY_TASK) == 3
     workers.append(CeleryWorker(server_mode, concurrency=3))
     wait_for(lambda: status_of(match) == "finished", 120, "the match", workers[0])
     wait_for(lambda: broker.llen("celery") == 0, 60, "the queue drained", workers[0])
@@ -115,3 +118,10 @@ def test_a_worker_killed_mid_match_then_the_match_finishes_once(
     assert "lost" in match.attempt_log[0]["outcome"]
     assert match.attempt_log[-1]["outcome"] == "finished"
     assert RatingChange.objects.filter(match=match).count() == 3
+
+
+def test_the_names_sent_are_the_registered_tasks() -> None:
+    """dispatch sends tasks by name: the names must be the workers' tasks."""
+    assert play_match_task.name == PLAY_TASK and validate_version_task.name == VALIDATE_TASK
+    app.loader.import_default_modules()
+    assert {PLAY_TASK, VALIDATE_TASK} <= set(app.tasks)

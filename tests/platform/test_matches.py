@@ -8,6 +8,7 @@ import hashlib
 import os
 import threading
 from datetime import timedelta
+from typing import Any
 
 import orjson
 import pytest
@@ -149,7 +150,7 @@ def test_platform_faults_void_attempts_then_fail_the_match(
     match = create_match(versions, limits=FAST, ladder=True)
     later = create_match(versions, limits=FAST, ladder=True)
 
-    def sandbox_down(claim: object) -> None:
+    def sandbox_down(claim: object, **_: object) -> None:
         raise OSError("bubblewrap: cannot create namespace")
 
     monkeypatch.setattr(services, "play_claim", sandbox_down)
@@ -170,3 +171,59 @@ def test_a_match_seats_three_or_four(author: User) -> None:
     with pytest.raises(ValueError, match="3 or 4"):
         create_match(active_bots(author, 2), limits=FAST)
     assert Match.objects.count() == 0
+
+
+def _drop_connection_once(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first result write loses its PostgreSQL connection halfway (after the match
+    row is updated, before the seats): the server ends the session, as a restart does."""
+    from django.db import connection
+
+    drops: list[int] = []
+    fill = services._fill_seats
+
+    def dropping(seats: Any, result: Any) -> None:
+        if not drops:
+            drops.append(1)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        fill(seats, result)
+
+    monkeypatch.setattr(services, "_fill_seats", dropping)
+    monkeypatch.setattr(services, "RECORD_BACKOFF", 0.05)
+    return drops
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_dropped_during_the_result_write_is_retried_and_counted_once(
+    author: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drops = _drop_connection_once(monkeypatch)
+    match = create_match(active_bots(author, 3), limits=FAST, ladder=True)
+    assert run_match(match.pk) == "finished" and drops == [1]
+    match.refresh_from_db()
+    finished = [a for a in match.attempt_log if a["outcome"] == "finished"]
+    assert match.attempts == 1 and len(finished) == 1 and match.replay
+    assert all(s.placing is not None for s in match.seats.all())
+    assert RatingChange.objects.filter(match=match).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_retries_the_dropped_write_leaves_nothing_half_written(
+    author: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control: one try only; the write fails whole (the match still running, no
+    replay, no seat placed, no rating), for the reaper to re-queue."""
+    from django.db import OperationalError
+
+    _drop_connection_once(monkeypatch)
+    monkeypatch.setattr(services, "RECORD_TRIES", 1)
+    match = create_match(active_bots(author, 3), limits=FAST, ladder=True)
+    with pytest.raises(OperationalError):
+        run_match(match.pk)
+    from django.db import connection
+
+    connection.close()
+    match.refresh_from_db()
+    assert match.status == "running" and not match.replay
+    assert all(s.placing is None for s in match.seats.all())
+    assert not RatingChange.objects.filter(match=match).exists()

@@ -67,7 +67,7 @@ def test_a_match_page_shows_seats_places_and_the_replay_link(client: Client, pla
 def test_a_queued_match_says_so(client: Client, three_authors_bots: list[BotVersion]) -> None:
     queued = create_match(three_authors_bots, limits=FAST)
     html = page(client, f"/matches/{queued.pk}/")
-    assert "This match is queued" in html and "/replay/" not in html
+    assert "Waiting for a worker" in html and "/replay/" not in html
 
 
 def test_a_bot_page(client: Client, played: Match) -> None:
@@ -170,3 +170,42 @@ def test_sign_up_log_out_and_log_in(client: Client) -> None:
         assert "Wrong username or password." in reply.content.decode()
     ok = client.post("/log-in/", {"username": "newcomer", "password": "a-long-pass-4521"})
     assert ok.status_code == 302 and "newcomer" in page(client, "/")
+
+
+def test_continue_from_here_downloads_the_position(client: Client, played: Match) -> None:
+    from catan_arena.matches.selectors import replay_of
+    from engine.replay import Replay, state_at
+
+    full = replay_of(played)
+    assert full is not None
+    viewer = page(client, f"/matches/{played.pk}/replay/?step=40")
+    assert f'href="/matches/{played.pk}/replay/position/?step=40"' in viewer
+    response = client.get(f"/matches/{played.pk}/replay/position/?step=40")
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="match-{played.pk}-step-40.json"'
+    )
+    cut = response.json()
+    assert len(cut["steps"]) == 40 and cut["result"] is None
+    assert cut["meta"] == {"from_step": 40, "match": played.pk}
+    assert cut["steps"] == full["steps"][:40] and cut["seed"] == full["seed"]
+    here = state_at(Replay.from_dict(cut), 40).state
+    there = state_at(Replay.from_dict(full), 40).state
+    assert (here.hands, here.node_owner, here.edge_owner) == (
+        there.hands,
+        there.node_owner,
+        there.edge_owner,
+    )
+    last = client.get(f"/matches/{played.pk}/replay/position/?step=99999").json()
+    assert len(last["steps"]) == len(full["steps"])  # clamped
+    # a game sharing the seed still to play: the position withholds the seed
+    Match.objects.create(seed=played.seed, rules=played.rules, decision_seconds=1, game_seconds=10)
+    assert client.get(f"/matches/{played.pk}/replay/position/?step=5").json()["seed"] is None
+    page(client, "/matches/999999/replay/position/", 404)
+
+
+def test_the_viewer_draws_the_charts_beside_the_board(client: Client, played: Match) -> None:
+    html = page(client, f"/matches/{played.pk}/replay/?step=30")
+    assert 'class="chart-points"' in html and 'class="chart-luck"' in html
+    assert html.count("got ") >= 3 and "expected" in html
+    hidden = page(client, f"/matches/{played.pk}/replay/?step=30&view=1")
+    assert 'class="chart-points"' in hidden

@@ -17,9 +17,23 @@ from rest_framework.views import APIView
 from catan_arena.api.errors import Conflict
 from catan_arena.api.permissions import is_owner
 from catan_arena.ladder.services import reinstate_version, withdraw_version
-from catan_arena.submissions.errors import BotNameTaken, UploadRejected, UploadTooLarge
+from catan_arena.submissions.errors import (
+    BotNameTaken,
+    StorageFull,
+    UploadRejected,
+    UploadTooLarge,
+)
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.submissions.services import upload_version
+from catan_arena.submissions.upload_handler import request_too_large
+
+
+class InsufficientStorage(exceptions.APIException):
+    """507: the server's storage is full; nothing was stored."""
+
+    status_code = 507
+    default_detail = "the server's storage is full"
+    default_code = "storage_full"
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -154,7 +168,12 @@ class UploadView(APIView):
         responses={201: UploadResultSerializer, 200: UploadResultSerializer},
     )
     def post(self, request: Request, name: str) -> Response:
-        incoming = UploadSerializer(data=request.data)
+        data = request.data  # parsed by the capped upload handler first
+        if request_too_large(request._request):
+            raise PayloadTooLarge(
+                f"the request is over the {settings.UPLOAD_MAX_BYTES:,}-byte upload cap: not read"
+            )
+        incoming = UploadSerializer(data=data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         upload = data["file"]
@@ -176,6 +195,8 @@ class UploadView(APIView):
             raise PayloadTooLarge(str(exc)) from None
         except BotNameTaken as exc:
             raise Conflict(str(exc)) from None
+        except StorageFull as exc:
+            raise InsufficientStorage(str(exc)) from None
         except UploadRejected as exc:
             raise serializers.ValidationError({"file": [str(exc)]}) from None
         body = {

@@ -7,27 +7,50 @@ Both end in the same service functions."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+
+VALIDATE_TASK = "catan_arena.submissions.tasks.validate_version_task"
+PLAY_TASK = "catan_arena.matches.tasks.play_match_task"
+"""Sent by name through the project's own Celery app: the sending process (web, beat,
+a test) needs neither the task modules imported nor to be Celery's "current" app."""
 
 
 def on_commit_validate(version_id: int) -> None:
     """Queue the validation of a version (server mode)."""
     if settings.EMBEDDED:
         return
-    from catan_arena.submissions.tasks import validate_version_task
+    from catan_arena.celery import app
 
-    transaction.on_commit(lambda: validate_version_task.delay(version_id))
+    transaction.on_commit(lambda: app.send_task(VALIDATE_TASK, (version_id,)))
 
 
 def on_commit_play(match_id: int, budget: float) -> None:
     """Queue a match (server mode), with soft and hard time limits from its budget."""
     if settings.EMBEDDED:
         return
-    from catan_arena.matches.tasks import play_match_task
+    from catan_arena.celery import app
 
     soft = math.ceil(budget)
     transaction.on_commit(
-        lambda: play_match_task.apply_async((match_id,), soft_time_limit=soft, time_limit=soft + 30)
+        lambda: app.send_task(PLAY_TASK, (match_id,), soft_time_limit=soft, time_limit=soft + 30)
     )
+
+
+def broker_backlog() -> int | None:
+    """Messages waiting in the broker's default queue (None in the embedded default or
+    when the broker cannot be asked)."""
+    if settings.EMBEDDED:
+        return None
+    from catan_arena.celery import app
+
+    try:
+        with app.connection_for_read() as conn:
+            conn.ensure_connection(max_retries=1)
+            channel: Any = conn.default_channel  # kombu's channels are untyped
+            declared = channel.queue_declare(queue=app.conf.task_default_queue, passive=False)
+            return int(declared.message_count)
+    except Exception:  # the broker is down or restarting: nothing can be concluded
+        return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils import timezone
 
 from catan_arena.submissions.models import BotVersion
 
@@ -28,6 +29,9 @@ class Match(models.Model):
     time_bank_seconds = models.FloatField(default=0.0)
     game_seconds = models.FloatField(help_text="Each seat's wall-clock budget for the game.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    queued_at = models.DateTimeField(
+        null=True, blank=True, default=timezone.now, help_text="When it was last queued."
+    )
     attempts = models.PositiveSmallIntegerField(default=0)
     max_attempts = models.PositiveSmallIntegerField(default=3)
     attempt_log = models.JSONField(default=list, blank=True)
@@ -55,6 +59,12 @@ class Match(models.Model):
     termination = models.CharField(max_length=40, blank=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     sandbox_tier = models.CharField(max_length=40, blank=True)
+    live = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="While running: the replay so far (seed included: never sent to a client "
+        "as is), rewritten about once a second for the live view; cleared when it ends.",
+    )
 
     class Meta:
         ordering = ["-id"]

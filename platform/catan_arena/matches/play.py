@@ -5,6 +5,7 @@ game carried to the next. No database writes here (see :mod:`.services`)."""
 from __future__ import annotations
 
 import atexit
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -12,7 +13,7 @@ from django.conf import settings
 from arena_runner import BotRunner, MatchResult, play_match, resolve_policy
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.storage import materialize
-from engine import RulesConfig
+from engine import Game, RulesConfig
 
 _runner: BotRunner | None = None
 
@@ -50,8 +51,9 @@ def close_worker_runner() -> None:
         _runner = None
 
 
-def play_claim(claim: Claim) -> MatchResult:
-    """Play the claimed match; the bot processes are killed when it ends."""
+def play_claim(claim: Claim, on_step: Callable[[Game], None] | None = None) -> MatchResult:
+    """Play the claimed match (``on_step``: see :func:`arena_runner.play_match`); the bot
+    processes are killed when it ends."""
     runner = worker_runner()
     paths = [materialize(version) for version in claim.versions]
     drivers = []
@@ -66,6 +68,7 @@ def play_claim(claim: Claim) -> MatchResult:
             time_bank=claim.time_bank_seconds,
             game_seconds=claim.game_seconds,
             seat_names=[str(v) for v in claim.versions],
+            on_step=on_step,
         )
     finally:
         for driver in drivers:

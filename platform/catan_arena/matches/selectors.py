@@ -23,7 +23,7 @@ def with_seats() -> QuerySet[Match]:
     """Matches with their seats, versions, bots and owners in two queries (the replay and
     the seats' logs left unloaded)."""
     seats = MatchSeat.objects.select_related("version__bot__owner").defer("log")
-    return Match.objects.defer("replay").prefetch_related(Prefetch("seats", seats))
+    return Match.objects.defer("replay", "live").prefetch_related(Prefetch("seats", seats))
 
 
 def status_counts(matches: Any) -> dict[str, int]:

@@ -10,6 +10,7 @@ import hashlib
 import logging
 import os
 import socket
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -17,12 +18,19 @@ from pathlib import Path
 
 import orjson
 from django.conf import settings
-from django.db import transaction
+from django.db import (
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from django.utils import timezone
 
 from arena_runner import MatchResult
 from arena_runner.match import game_budget
 from catan_arena.core import dispatch
+from catan_arena.matches.live import LiveFeed
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.play import Claim, play_claim
 from catan_arena.ratings.services import apply_ready_ratings
@@ -113,7 +121,9 @@ def _start_time(pid: int) -> str:
     return "" if fields[0] in ("Z", "X") else fields[19]
 
 
-CLAIM_FIELDS = ["status", "attempts", "worker", "started_at", "deadline", "attempt_log"]
+CLAIM_FIELDS = [
+    "status", "attempts", "worker", "started_at", "deadline", "attempt_log", "live",
+]  # fmt: skip
 
 
 def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
@@ -141,6 +151,7 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         match.worker = (worker or worker_name())[:200]
         match.started_at = now
         match.deadline = now + timedelta(seconds=budget + settings.MATCH_DEADLINE_MARGIN)
+        match.live = None
         match.save(update_fields=CLAIM_FIELDS)
         seats = list(match.seats.select_related("version__bot").order_by("seat"))
     return Claim(
@@ -163,14 +174,37 @@ def run_match(match_id: int, worker: str | None = None) -> str | None:
     if claim is None:
         return None
     try:
-        result = play_claim(claim)
+        result = play_claim(claim, on_step=LiveFeed(claim.match_id, claim.attempt))
     except Exception as exc:
         log.exception("match %s attempt %s failed on the platform", match_id, claim.attempt)
         return void_attempt(claim, f"platform fault: {type(exc).__name__}: {exc}")
     if result.voided:
         return void_attempt(claim, result.voided)
-    recorded = record_result(claim, result)
+    recorded = record_with_retries(claim, result)
     return str(Status.FINISHED) if recorded else None
+
+
+RECORD_TRIES = 5
+RECORD_BACKOFF = 0.5
+"""Seconds before the second try of a result write; doubled for each further try."""
+
+
+def record_with_retries(claim: Claim, result: MatchResult) -> bool:
+    """:func:`record_result`, tried again when the database connection fails during it
+    (a restarted or unreachable PostgreSQL): each try is one transaction, all or nothing,
+    and only the attempt holding the match can write, so a retry never counts twice. The
+    last failure propagates (the reaper then re-queues the match after its deadline)."""
+    for tries in range(1, RECORD_TRIES + 1):
+        try:
+            return record_result(claim, result)
+        except (OperationalError, InterfaceError) as exc:
+            if tries == RECORD_TRIES:
+                raise
+            log.warning("match %s: result write failed (%s); trying again", claim.match_id, exc)
+            close_old_connections()
+            connection.close()
+            time.sleep(RECORD_BACKOFF * 2 ** (tries - 1))
+    raise AssertionError("unreachable")
 
 
 def record_result(claim: Claim, result: MatchResult) -> bool:
@@ -195,6 +229,7 @@ def record_result(claim: Claim, result: MatchResult) -> bool:
         match.termination = outcome.termination.label
         match.winner_seat = result.winner
         match.sandbox_tier = result.tier
+        match.live = None
         _note_attempt(match, "finished", now)
         match.save(update_fields=MATCH_RESULT_FIELDS)
         seats = list(match.seats.order_by("seat"))
@@ -209,7 +244,7 @@ def record_result(claim: Claim, result: MatchResult) -> bool:
 
 MATCH_RESULT_FIELDS = [
     "status", "finished_at", "duration_seconds", "replay", "replay_sha256", "turns",
-    "termination", "winner_seat", "sandbox_tier", "attempt_log",
+    "termination", "winner_seat", "sandbox_tier", "attempt_log", "live",
 ]  # fmt: skip
 SEAT_RESULT_FIELDS = [
     "points", "placing", "won", "forfeit", "faults", "fault_count", "decisions",
@@ -273,6 +308,28 @@ def requeue_stuck_matches(now: datetime | None = None) -> list[int]:
     return stuck
 
 
+def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
+    """Queue again the matches the broker lost: still ``queued`` ``REDISPATCH_SECONDS``
+    after they were queued while the broker's queue is empty (a Redis restarted without
+    its data). A task that was only delayed meets a claimed match: nothing is played
+    twice. Returns their ids."""
+    backlog = dispatch.broker_backlog()
+    if backlog is None or backlog > 0:
+        return []
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.REDISPATCH_SECONDS)
+    lost = Match.objects.filter(status=Status.QUEUED, queued_at__lt=cutoff)
+    ids = []
+    for match in lost.only("pk", "rules", "game_seconds"):
+        with transaction.atomic():
+            if Match.objects.filter(pk=match.pk, status=Status.QUEUED).update(queued_at=now):
+                dispatch.on_commit_play(match.pk, match_budget(match.players, match.game_seconds))
+                ids.append(match.pk)
+    if ids:
+        log.warning("re-queued %d matches the broker lost: %s", len(ids), ids[:20])
+    return ids
+
+
 def _dead_here(worker: str) -> bool:
     """True if ``worker`` names a process of this machine that is gone (exited, a
     zombie, or its pid now belongs to another process)."""
@@ -286,6 +343,8 @@ def _dead_here(worker: str) -> bool:
 def _requeue(match: Match) -> None:
     match.status = Status.QUEUED
     match.deadline = None
+    match.live = None
+    match.queued_at = timezone.now()
     match.save()
     dispatch.on_commit_play(match.pk, match_budget(match.players, match.game_seconds))
 
@@ -293,6 +352,7 @@ def _requeue(match: Match) -> None:
 def _give_up(match: Match) -> None:
     match.status = Status.FAILED
     match.finished_at = timezone.now()
+    match.live = None
     match.save()
     apply_ready_ratings()
     _tournament_progress(match)

@@ -11,18 +11,32 @@ from typing import Any
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_init, worker_process_shutdown
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from catan_arena.matches.play import close_worker_runner, worker_runner
-from catan_arena.matches.services import requeue_stuck_matches, run_match
-from catan_arena.submissions.services import requeue_stuck_validations
+from catan_arena.matches.services import redispatch_lost_matches, requeue_stuck_matches, run_match
+from catan_arena.submissions.services import (
+    redispatch_lost_validations,
+    requeue_stuck_validations,
+)
 
 STUCK_VALIDATION_SECONDS = 900.0
 log = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=8,
+)
 def play_match_task(match_id: int) -> str | None:
-    """Play one match (its soft/hard time limits are set when it is queued)."""
+    """Play one match (its soft/hard time limits are set when it is queued). The
+    database unreachable (a PostgreSQL restart): tried again with backoff; the claim
+    makes a retry of a match already taken a no-op."""
     try:
         return run_match(match_id)
     except SoftTimeLimitExceeded:
@@ -33,10 +47,13 @@ def play_match_task(match_id: int) -> str | None:
 
 @shared_task
 def requeue_stuck_matches_task() -> int:
-    """Periodic (beat): re-queue matches and validations whose worker was lost."""
+    """Periodic (beat): re-queue matches and validations whose worker was lost, and
+    those the broker lost."""
     stuck = requeue_stuck_matches()
     requeue_stuck_validations(STUCK_VALIDATION_SECONDS)
-    return len(stuck)
+    lost = redispatch_lost_matches()
+    redispatch_lost_validations(settings.REDISPATCH_SECONDS)
+    return len(stuck) + len(lost)
 
 
 @worker_process_init.connect

@@ -11,3 +11,8 @@ class UploadTooLarge(UploadRejected):
 
 class BotNameTaken(UploadRejected):
     """The bot name belongs to another author (HTTP 409)."""
+
+
+class StorageFull(Exception):
+    """The server's storage is full: nothing was stored (HTTP 507); not the author's
+    fault, try again later."""

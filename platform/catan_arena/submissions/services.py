@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -19,7 +19,7 @@ from catan_arena.accounts.models import User
 from catan_arena.accounts.services import system_user
 from catan_arena.core import dispatch
 from catan_arena.submissions.checks import UploadLimits, check_bot_name, check_upload
-from catan_arena.submissions.errors import BotNameTaken
+from catan_arena.submissions.errors import BotNameTaken, StorageFull
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
 from catan_arena.submissions.storage import materialize
 from engine import __version__ as engine_version
@@ -60,6 +60,26 @@ def upload_version(
     uncertainty widened (otherwise it starts afresh)."""
     check_bot_name(bot_name)
     kind = check_upload(filename, data, upload_limits())
+    try:
+        return _store(owner, bot_name, filename, data, kind, description, inherit_rating)
+    except OperationalError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) == DISK_FULL:
+            log.error("upload of %s refused: the database's disk is full", bot_name)
+            raise StorageFull(
+                "the server's storage is full: nothing was stored; try again later"
+            ) from None
+        raise
+
+
+DISK_FULL = "53100"
+"""PostgreSQL's SQLSTATE for "could not extend file: No space left on device"."""
+
+
+def _store(
+    owner: User, bot_name: str, filename: str, data: bytes, kind: str, description: str,
+    inherit_rating: bool,
+) -> UploadOutcome:  # fmt: skip
+    """The checked upload's rows, all in one transaction (all or nothing)."""
     sha = hashlib.sha256(data).hexdigest()
     with transaction.atomic():
         bot, _ = Bot.objects.select_for_update().get_or_create(
@@ -191,4 +211,23 @@ def requeue_stuck_validations(older_than_seconds: float) -> list[int]:
                 status=Status.PENDING, status_changed_at=timezone.now()
             ):
                 dispatch.on_commit_validate(pk)
+    return ids
+
+
+def redispatch_lost_validations(older_than_seconds: float) -> list[int]:
+    """Versions still ``pending`` this long while the broker's queue is empty: their
+    validation task was lost with the broker's data; queue it again."""
+    backlog = dispatch.broker_backlog()
+    if backlog is None or backlog > 0:
+        return []
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    ids = list(
+        BotVersion.objects.filter(status=Status.PENDING, status_changed_at__lt=cutoff).values_list(
+            "pk", flat=True
+        )
+    )
+    for pk in ids:
+        with transaction.atomic():
+            BotVersion.objects.filter(pk=pk).update(status_changed_at=timezone.now())
+            dispatch.on_commit_validate(pk)
     return ids

@@ -1,16 +1,23 @@
-"""Sign up, log in, log out: Django's own auth views and forms, in the site's look.
+"""Sign up, log in, log out, API tokens: Django's own auth views and forms, in the site's look.
 Log-in failures say the same whatever was wrong, so the page tells nobody which
 usernames exist."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from catan_arena.accounts.models import User
+from catan_arena.accounts.tokens import TokenError, create_token, revoke_token
+from catan_arena.core import throttle
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -25,10 +32,61 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         return name
 
 
+def too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    response = render(request, "web/too_many.html", {"wait": wait}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+class LogInView(LoginView):
+    """Django's log-in, limited like the API's token log-in (``login`` rate) per client
+    address: guessing passwords is slow whichever door is used."""
+
+    template_name = "web/log_in.html"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = throttle.hit("login", throttle.client_address(request))
+        if wait is not None:
+            return too_many(request, wait)
+        return super().post(request, *args, **kwargs)
+
+
 def sign_up(request: HttpRequest) -> HttpResponse:
+    """Usernames are public on this site (every bot names its author), so "taken" tells
+    nothing secret; new accounts are limited per client address (the ``login`` rate)."""
+    if request.method == "POST":
+        wait = throttle.hit("login", throttle.client_address(request))
+        if wait is not None:
+            return too_many(request, wait)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("web:home")
     return render(request, "web/sign_up.html", {"form": form})
+
+
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    """The user's API tokens: make one (its key shown on this response only), revoke one."""
+    user: User = request.user  # type: ignore[assignment]
+    new_key = None
+    error = None
+    if request.method == "POST":
+        if "revoke" in request.POST:
+            revoked = revoke_token(user, _int(request.POST["revoke"]))
+            if revoked:
+                messages.success(request, "token revoked")
+            return redirect("web:tokens")
+        try:
+            _, new_key = create_token(user, request.POST.get("name", ""))
+        except TokenError as exc:
+            error = str(exc)
+    context = {"tokens": user.api_tokens.all(), "new_key": new_key, "error": error}
+    response = render(request, "web/tokens.html", context, status=400 if error else 200)
+    response["Cache-Control"] = "no-store"  # the key must not stay in a cache
+    return response
+
+
+def _int(raw: str) -> int:
+    return int(raw) if raw.isdigit() else 0

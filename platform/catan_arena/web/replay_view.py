@@ -9,11 +9,21 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.actions import (
+    ConfirmTrade,
+    CounterTrade,
+    Discard,
+    MaritimeTrade,
+    MoveRobber,
+    PlayMonopoly,
+    PlayYearOfPlenty,
+    ProposeTrade,
+)
 from engine.board.coords import centre, corners
 from engine.board.topology import standard_topology
 from engine.game import Game
 from engine.replay import Replay, ReplayStep, state_at
-from engine.types import Resource, Terrain
+from engine.types import Bag, Resource, Terrain
 
 SEAT_COLOURS = ("#c0392b", "#2e6bd6", "#f4f4f4", "#e67e22")
 SEAT_NAMES = ("Red", "Blue", "White", "Orange")
@@ -56,8 +66,9 @@ class Frame:
     jumps: dict[str, int | None] = field(default_factory=dict)
 
 
-def frame(replay: Replay, step: int, view: int | None = None) -> Frame:
-    """The viewer at ``step`` (clamped into 0..steps), seen by all or by seat ``view``."""
+def frame(replay: Replay, step: int, view: int | None = None, public: bool = False) -> Frame:
+    """The viewer at ``step`` (clamped into 0..steps), seen by all or by seat ``view``;
+    ``public``: only what every seat sees (a running match's live view)."""
     total = len(replay.steps)
     step = max(0, min(step, total))
     game = state_at(replay, step)
@@ -69,7 +80,7 @@ def frame(replay: Replay, step: int, view: int | None = None) -> Frame:
         step=step,
         steps=total,
         svg=board_svg(game),
-        players=_panels(game, names, view),
+        players=_panels(game, names, view, public),
         event=event,
         dice=game.state.dice,
         jumps=_jumps(replay, step),
@@ -141,12 +152,12 @@ def board_svg(game: Game) -> str:
     )
 
 
-def _panels(game: Game, names: list[str], view: int | None) -> list[PlayerPanel]:
+def _panels(game: Game, names: list[str], view: int | None, public: bool) -> list[PlayerPanel]:
     state = game.state
     panels = []
     for seat in range(state.n):
         hand = state.hands[seat]
-        visible = view is None or view == seat
+        visible = not public and (view is None or view == seat)
         panels.append(
             PlayerPanel(
                 seat=seat,
@@ -185,8 +196,8 @@ VERBS = {
     "move_robber": "moves the robber",
     "maritime_trade": "trades with the bank",
     "propose_trade": "offers a trade",
-    "accept_trade": "accepts the offer",
-    "reject_trade": "declines the offer",
+    "accept_trade": "accepts",
+    "reject_trade": "declines",
     "confirm_trade": "confirms the trade",
     "cancel_trade": "withdraws the offer",
     "counter_trade": "counters the offer",
@@ -194,17 +205,42 @@ VERBS = {
 
 
 def describe(step: ReplayStep, names: list[str]) -> str:
-    """One step in words: "Red builds a city", "Blue rolls 3 + 4"."""
-    who = names[step.seat] if step.seat < len(names) else SEAT_NAMES[step.seat]
-    kind = step.action.kind
-    verb = VERBS.get(kind, str(step.action))
+    """One step in words: "Red builds a city", "Blue rolls 3 + 4 = 7", "White offers
+    2 wool for 1 ore", "Red accepts", "White trades with Red"."""
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else SEAT_NAMES[seat % len(SEAT_NAMES)]
+
+    who, action, kind = name(step.seat), step.action, step.action.kind
     if kind == "roll_dice" and isinstance(step.outcome, list) and len(step.outcome) == 2:
         a, b = step.outcome
         return f"{who} rolls {a} + {b} = {a + b}"
-    victim = getattr(step.action, "victim", None)
-    if kind == "move_robber" and victim is not None and victim < len(names):
-        return f"{who} moves the robber and steals a card from {names[victim]}"
-    return f"{who} {verb}"
+    match action:
+        case MoveRobber(victim=int(victim)):
+            return f"{who} moves the robber and steals a card from {name(victim)}"
+        case ProposeTrade(give=give, get=get):
+            return f"{who} offers {bag_words(give)} for {bag_words(get)}"
+        case CounterTrade(give=give, get=get):
+            return f"{who} counters: {bag_words(give)} for {bag_words(get)}"
+        case ConfirmTrade(seat=seat):
+            return f"{who} trades with {name(seat)}"
+        case MaritimeTrade(give=give_one, get=get_one):
+            return f"{who} trades {give_one.label} for {get_one.label} with the bank"
+        case Discard(resource=resource):
+            return f"{who} discards 1 {resource.label}"
+        case PlayMonopoly(resource=resource):
+            return f"{who} plays monopoly on {resource.label}"
+        case PlayYearOfPlenty(first=first, second=second):
+            return f"{who} plays year of plenty: {first.label} and {second.label}"
+    return f"{who} {VERBS.get(kind, str(action))}"
+
+
+def bag_words(bag: Bag) -> str:
+    """A bag of cards in words: "2 wool and 1 ore"; "nothing" when empty."""
+    parts = [f"{n} {Resource(r).label}" for r, n in enumerate(bag) if n]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 BUILDS = ("build_road", "build_settlement", "build_city")

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from catan_arena.abtests.models import ABTest
+from catan_arena.abtests.selectors import describe as describe_ab_test
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import with_seats
 from catan_arena.ratings.models import Rating
@@ -108,3 +110,51 @@ def seat_statistics(bot: Bot) -> list[dict[str, float]]:
 
 def tournament_list() -> QuerySet[Tournament]:
     return with_progress()
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent: str
+    games: int
+    ahead: int
+    """Games the bot placed ahead of this opponent."""
+    behind: int
+
+    @property
+    def share(self) -> float:
+        return self.ahead / self.games if self.games else 0.0
+
+
+def head_to_head(bot: Bot, last: int = 1000) -> list[HeadToHead]:
+    """Against each bot it met in its last ``last`` finished matches: games together, and
+    how often it placed ahead or behind (two queries), most games first."""
+    mine = dict(
+        MatchSeat.objects.filter(version__bot=bot, match__status=Match.Status.FINISHED)
+        .order_by("-match_id")
+        .values_list("match_id", "placing")[:last]
+    )
+    others = (
+        MatchSeat.objects.filter(match_id__in=list(mine))
+        .exclude(version__bot=bot)
+        .values_list("match_id", "version__bot__name", "placing")
+    )
+    tally: dict[str, list[int]] = {}
+    for match_id, name, placing in others:
+        row = tally.setdefault(name, [0, 0, 0])
+        row[0] += 1
+        own = mine[match_id]
+        if own is not None and placing is not None:
+            row[1] += own < placing
+            row[2] += own > placing
+    rows = [HeadToHead(name, *counts) for name, counts in tally.items()]
+    return sorted(rows, key=lambda r: (-r.games, r.opponent))
+
+
+def ab_tests_of(bot: Bot, limit: int = 20) -> list[tuple[ABTest, str]]:
+    """The bot's latest A/B tests with their running result in words."""
+    tests = (
+        ABTest.objects.filter(version_b__bot=bot)
+        .select_related("version_a__bot", "version_b__bot")
+        .order_by("-id")[:limit]
+    )
+    return [(test, describe_ab_test(test)) for test in tests]

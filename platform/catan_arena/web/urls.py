@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth
 from django.urls import path
 
-from catan_arena.web import accounts, views
+from catan_arena.web import accounts, authoring, organizing, views
 
 app_name = "web"
 
@@ -9,12 +9,21 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("ladder/", views.ladder, name="ladder"),
     path("bots/<slug:name>/", views.bot, name="bot"),
+    path("bots/<slug:name>/versions/", authoring.versions, name="bot-versions"),
+    path("bots/<slug:name>/ab-tests/", authoring.start_ab_test, name="ab-test"),
+    path("upload/", authoring.upload, name="upload"),
+    path("matches/<int:pk>/log/<int:seat>/", authoring.seat_log, name="seat-log"),
     path("matches/", views.matches, name="matches"),
     path("matches/<int:pk>/", views.match, name="match"),
+    path("matches/<int:pk>/live/", views.match_live, name="match-live"),
     path("matches/<int:pk>/replay/", views.replay, name="replay"),
+    path("matches/<int:pk>/replay/position/", views.position, name="position"),
     path("tournaments/", views.tournaments, name="tournaments"),
+    path("tournaments/new/", organizing.new_tournament, name="tournament-new"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
+    path("tournaments/<int:pk>/act/", organizing.tournament_action, name="tournament-act"),
     path("sign-up/", accounts.sign_up, name="sign-up"),
-    path("log-in/", auth.LoginView.as_view(template_name="web/log_in.html"), name="log-in"),
+    path("account/tokens/", accounts.tokens, name="tokens"),
+    path("log-in/", accounts.LogInView.as_view(), name="log-in"),
     path("log-out/", auth.LogoutView.as_view(), name="log-out"),
 ]

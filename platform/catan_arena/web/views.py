@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import orjson
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.selectors import replay_of
+from catan_arena.matches.selectors import replay_of, seed_is_public
 from catan_arena.ratings.selectors import history
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import progress, standings, strengths
-from catan_arena.web import charts, replay_view, selectors
+from catan_arena.web import charts, organizing, replay_charts, replay_view, selectors
+from catan_arena.web.authoring import ABTestForm, validating
+from catan_arena.web.live import live_view
 from engine.replay import Replay
 
 SEAT_COLOURS = ("red", "blue", "white", "orange")
+LIVE_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -46,20 +53,34 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
     recent = list(
         selectors.match_list().filter(seats__version__bot=found).distinct().order_by("-id")[:20]
     )
+    user = request.user
+    is_owner = user.is_authenticated and (user.pk == found.owner_id or user.is_staff)
     context = {
         "bot": found,
         "versions": versions,
+        "validating": validating(versions),
         "playing": playing,
         "chart": charts.rating_line([c.elo_after for c in changes]),
         "recent": recent,
         "seats": selectors.seat_statistics(found),
-        "is_owner": request.user.is_authenticated and request.user.pk == found.owner_id,
+        "head_to_head": selectors.head_to_head(found),
+        "is_owner": is_owner,
     }
+    if is_owner:
+        context["ab_tests"] = selectors.ab_tests_of(found)
+        context["ab_form"] = ABTestForm(found)
+        context["log_links"] = [  # (match id, seat) of this bot's seats, newest first
+            (m.pk, s.seat)
+            for m in recent
+            if m.status == Match.Status.FINISHED
+            for s in m.seats.all()
+            if s.version.bot_id == found.pk
+        ]
     return render(request, "web/bot.html", context)
 
 
 def matches(request: HttpRequest) -> HttpResponse:
-    page = Paginator(selectors.match_list().order_by("-id"), 50).get_page(request.GET.get("page"))
+    page = Paginator(selectors.match_list().order_by("-id"), 25).get_page(request.GET.get("page"))
     return render(request, "web/matches.html", {"page": page})
 
 
@@ -69,8 +90,20 @@ def match(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such match")
     seats = list(MatchSeat.objects.filter(match=found).select_related("version__bot__owner"))
     rows = [{"seat": s, "colour": SEAT_COLOURS[s.seat], "faults": s.faults} for s in seats]
-    live = found.status in (Match.Status.QUEUED, Match.Status.RUNNING)
+    live = live_view(pk) if found.status in LIVE_STATUSES else None
     return render(request, "web/match.html", {"match": found, "rows": rows, "live": live})
+
+
+def match_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part of a match page, polled by htmx while the match runs; once it is
+    over, ``HX-Refresh`` makes the browser reload the page with the result."""
+    shown = live_view(pk)
+    if shown is None:
+        raise Http404("no such match")
+    response = render(request, "web/_live.html", {"live": shown})
+    if not shown.is_live:
+        response["HX-Refresh"] = "true"
+    return response
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
@@ -84,8 +117,62 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     view = _int(request.GET.get("view"), -1)
     seat = view if 0 <= view < game.config.players else None
     shown = replay_view.frame(game, step, seat)
-    context = {"match": found, "frame": shown, "view": seat, "seats": range(game.config.players)}
+    series = _charts(pk, game, seat)
+    luck = [
+        {"name": p.name, "colour": p.colour, "got": got, "expected": expected}
+        for p, (got, expected) in zip(shown.players, series.totals(shown.step), strict=True)
+    ]
+    context = {
+        "match": found,
+        "frame": shown,
+        "view": seat,
+        "seats": range(game.config.players),
+        "points_chart": replay_charts.points_svg(series, shown.step),
+        "luck_chart": replay_charts.luck_svg(series, shown.step),
+        "luck": luck,
+    }
     return render(request, "web/replay.html", context)
+
+
+def _charts(pk: int, game: Replay, view: int | None) -> replay_charts.ReplayCharts:
+    """The replay's chart series, kept in the cache (a finished replay never changes)."""
+    key = f"replay-charts:{pk}:{view}"
+    found = cache.get(key)
+    if not isinstance(found, replay_charts.ReplayCharts):
+        found = replay_charts.replay_charts(game, view)
+        cache.set(key, found, timeout=3600)
+    return found
+
+
+def position(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Continue from here": the replay cut after ``?step=N`` as a file that
+    ``catan-arena play --from FILE`` plays on from (docs/replay-format.md)."""
+    found = Match.objects.filter(pk=pk).only("status", "replay", "seed").first()
+    data = replay_of(found) if found is not None else None
+    if found is None or data is None:
+        raise Http404("no replay for this match")
+    step = max(0, min(_int(request.GET.get("step"), 0), len(data["steps"])))
+    cut = cut_at(data, step, match_id=pk, seed_public=seed_is_public(found))
+    response = HttpResponse(orjson.dumps(cut), content_type="application/json")
+    name = f"match-{pk}-step-{step}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def cut_at(
+    replay: dict[str, Any], step: int, *, match_id: int, seed_public: bool
+) -> dict[str, Any]:
+    """``replay`` (JSON data) as a starting position after ``step`` steps: later steps
+    and the result dropped; the seed withheld while a game sharing it is still to play
+    (the position then plays on with fresh chance)."""
+    meta = {"from_step": step, "match": match_id}  # faults and standings: the future
+    return {
+        **replay,
+        "seed": replay["seed"] if seed_public else None,
+        "steps": replay["steps"][:step],
+        "result": None,
+        "meta": meta,
+    }
 
 
 def _int(raw: str | None, default: int) -> int:
@@ -96,7 +183,11 @@ def _int(raw: str | None, default: int) -> int:
 
 
 def tournaments(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/tournaments.html", {"tournaments": selectors.tournament_list()})
+    context = {
+        "tournaments": selectors.tournament_list(),
+        "organizer": organizing.may_organize(request.user),
+    }
+    return render(request, "web/tournaments.html", context)
 
 
 def tournament(request: HttpRequest, pk: int) -> HttpResponse:
@@ -106,10 +197,16 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     fitted = strengths(found)
     table = [(row, fitted[row.version_id]) for row in standings(found)]
     fixtures = selectors.match_list().filter(tournament=found).order_by("round", "id")[:200]
+    entries = list(found.entries.select_related("version__bot__owner").order_by("id"))
     context = {
         "tournament": found,
         "table": table,
         "progress": progress(found),
         "fixtures": fixtures,
+        "entries": entries,
+        "organizer": organizing.may_organize(request.user),
+        "enterable": organizing.enterable(request.user, found),
+        "polling": found.status == Tournament.Status.RUNNING
+        or (found.status == Tournament.Status.OPEN and found.starts_at is not None),
     }
     return render(request, "web/tournament.html", context)

@@ -14,19 +14,24 @@
   var play = document.getElementById("play");
   var speed = document.getElementById("speed");
   if (params.get("speed")) { speed.value = params.get("speed"); }
+  var timer = null;
   if (params.get("play") === "1") {
     play.textContent = "⏸ pause";
-    setTimeout(function () {
+    timer = setTimeout(function () {
       if (!go("forward", { play: "1", speed: speed.value })) { play.textContent = "▶ play"; }
     }, Number(speed.value));
   }
   play.addEventListener("click", function () {
     if (params.get("play") === "1") {
+      clearTimeout(timer);  // a pending step must not win over the pause
       params.delete("play");
       location.search = params.toString();
     } else {
       go("forward", { play: "1", speed: speed.value });
     }
+  });
+  document.addEventListener("click", function (event) {  // any link stops the playing
+    if (event.target.closest("a")) { clearTimeout(timer); }
   });
   var scrub = document.querySelector(".scrub input[type=range]");
   scrub.addEventListener("change", function () { scrub.form.submit(); });

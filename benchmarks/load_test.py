@@ -1,0 +1,324 @@
+"""``make bench-load``: the platform under load, on loopback, with nothing lost.
+
+A fresh PostgreSQL database gets eight authors' bots (validated by the workers) and
+``--history`` finished matches (10,000 by default: the pages must stay fast on a big
+database); then ``--matches`` ladder matches (1,000) are queued through Redis to two
+real ``celery worker`` processes while ``--spectators`` simulated spectators (locust,
+``load_spectators.py``) browse the site and the API served by gunicorn (production
+settings: DEBUG off, static files by whitenoise).
+
+Reported: matches per minute; per page the client latency p50/p95/p99 and the server's
+own time (``Server-Timing``) median and p95. Checked, or the run fails: every queued
+match finished exactly once (one "finished" attempt), with a replay whose sha256 matches
+and every seat placed; each ladder match moved every seat's rating once; the ratings
+equal ``recompute_ratings``'s; no page answered 5xx.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+LOAD_DB = "catan_arena_load"
+BROKER = "redis://127.0.0.1:6379/13"
+AUTHORS = 8
+
+
+def environment() -> dict[str, str]:
+    return {
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{LOAD_DB}",
+        "CELERY_BROKER_URL": BROKER,
+        "CACHE_URL": "redis://127.0.0.1:6379/12",
+        "CATAN_ARENA_DATA": tempfile.mkdtemp(prefix="catan-load-"),
+        "DJANGO_SECRET_KEY": "load-test-only-" + "x" * 40,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SETTINGS_MODULE": "catan_arena.settings",
+        "CATAN_ARENA_WARM_SANDBOXES": "4",
+        "CATAN_ARENA_STATIC_MANIFEST": "true",  # as the image: collectstatic, hashed names
+    }
+
+
+def fresh_database() -> None:
+    import psycopg
+
+    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as db:
+        db.execute(f"DROP DATABASE IF EXISTS {LOAD_DB} WITH (FORCE)")
+        db.execute(f"CREATE DATABASE {LOAD_DB}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def authors_bots(worker_log: Any) -> list[Any]:
+    """Eight authors' bots, uploaded and validated by the workers."""
+    from catan_arena.accounts.models import User
+    from catan_arena.submissions.models import BotVersion
+    from catan_arena.submissions.services import upload_version
+    from tests.platform.conftest import VALID_BOT  # a random legal action, never a trade offer
+
+    versions = []
+    for i in range(AUTHORS):
+        author = User.objects.create_user(f"author{i}", password="load-4521-test")
+        source = VALID_BOT + f"# author {i}\n".encode()
+        versions.append(upload_version(author, f"wanderer-{i}", "bot.py", source).version)
+    deadline = time.monotonic() + 300
+    ids = [v.pk for v in versions]
+    while BotVersion.objects.filter(pk__in=ids, status="active").count() < len(ids):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"bots not validated in time:\n{worker_log()[-4000:]}")
+        time.sleep(0.5)
+    return list(BotVersion.objects.filter(pk__in=ids).select_related("bot").order_by("pk"))
+
+
+def add_history(versions: list[Any], count: int) -> list[int]:
+    """``count`` finished exhibition matches (not rated) sharing one real replay."""
+    from arena_runner import InProcessDriver, play_match
+    from bots.registry import load_player_class
+    from catan_arena.matches.models import Match, MatchSeat
+    from engine import RulesConfig
+    from engine.rng import new_seed
+
+    player = load_player_class("random")
+    drivers = [InProcessDriver(player, name=f"random{i}") for i in range(4)]
+    result = play_match(RulesConfig(), "history", drivers, one_cpu=False)
+    payload = json.dumps(result.replay.to_dict()).encode()
+    blob, sha = gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest()
+    from django.utils import timezone
+
+    now = timezone.now()
+    made: list[int] = []
+    for start in range(0, count, 1000):
+        batch = [
+            Match(seed=new_seed(), rules=RulesConfig().to_dict(), decision_seconds=1.0,
+                  game_seconds=120.0, status="finished", attempts=1, replay=blob,
+                  replay_sha256=sha, turns=result.outcome.turns, termination="victory",
+                  winner_seat=result.winner, started_at=now, finished_at=now)
+            for _ in range(min(1000, count - start))
+        ]  # fmt: skip
+        rows = Match.objects.bulk_create(batch)
+        seats = []
+        for k, match in enumerate(rows):
+            table = [versions[(start + k + s) % len(versions)] for s in range(4)]
+            seats += [
+                MatchSeat(match=match, seat=s, version=version, won=result.winner == s,
+                          points=result.outcome.points[s], placing=result.placings[s])
+                for s, version in enumerate(table)
+            ]  # fmt: skip
+        MatchSeat.objects.bulk_create(seats)
+        made += [m.pk for m in rows]
+    return made
+
+
+def queue_ladder_matches(versions: list[Any], count: int) -> list[int]:
+    """``count`` ladder matches of four different authors' bots, queued to Celery."""
+    import random
+
+    from django.db import transaction
+
+    from catan_arena.matches.services import MatchLimits, create_match
+
+    pick = random.Random(2026)
+    ids = []
+    for start in range(0, count, 100):
+        with transaction.atomic():  # queued on commit, 100 at a time
+            for _ in range(min(100, count - start)):
+                table = pick.sample(versions, 4)
+                ids.append(create_match(table, limits=MatchLimits(1.0, 10.0), ladder=True).pk)
+    return ids
+
+
+def wait_until_done(ids: list[int], timeout: float) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from catan_arena.matches.models import Match
+
+    mine = Match.objects.filter(pk__in=ids)
+    deadline = time.monotonic() + timeout
+    with Progress("matches", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
+        job = bar.add_task("played", total=len(ids))
+        while True:
+            done = mine.exclude(status__in=("queued", "running")).count()
+            bar.update(job, completed=done)
+            if done == len(ids) or time.monotonic() > deadline:
+                return
+            time.sleep(1.0)
+
+
+def check_nothing_lost(ids: list[int]) -> dict[str, Any]:
+    """Every match finished exactly once, with its replay and its rating updates; the
+    ratings equal the recompute. Returns the figures; ``failures`` lists what did not."""
+    from django.core.management import call_command
+
+    from catan_arena.matches.models import Match
+    from catan_arena.ratings.models import Rating, RatingChange
+
+    failures: list[str] = []
+    matches = Match.objects.filter(pk__in=ids).prefetch_related("seats")
+    statuses = Counter(m.status for m in matches)
+    changes = Counter(
+        RatingChange.objects.filter(match_id__in=ids).values_list("match_id", flat=True)
+    )
+    for match in matches:
+        finished = [a for a in match.attempt_log if a["outcome"] == "finished"]
+        if match.status != "finished" or len(finished) != 1:
+            failures.append(f"match {match.pk}: {match.status}, {len(finished)} finished attempts")
+            continue
+        payload = gzip.decompress(bytes(match.replay))
+        if hashlib.sha256(payload).hexdigest() != match.replay_sha256:
+            failures.append(f"match {match.pk}: replay does not match its sha256")
+        seats = list(match.seats.all())
+        if any(s.placing is None for s in seats):
+            failures.append(f"match {match.pk}: a seat without a placing")
+        if changes[match.pk] != len(seats):
+            failures.append(f"match {match.pk}: {changes[match.pk]} rating updates")
+    fields = ("version_id", "elo", "mu", "sigma", "games", "wins")
+    before = sorted(Rating.objects.values_list(*fields))
+    call_command("recompute_ratings", verbosity=0)
+    after = sorted(Rating.objects.values_list(*fields))
+    if before != after:
+        failures.append("the ratings differ from recompute_ratings")
+    started = min(m.started_at for m in matches if m.started_at)
+    ended = max(m.finished_at for m in matches if m.finished_at)
+    minutes = (ended - started).total_seconds() / 60
+    retried = sum(1 for m in matches if m.attempts > 1)
+    return {
+        "matches": len(ids),
+        "statuses": dict(statuses),
+        "retried": retried,
+        "rating_updates": sum(changes.values()),
+        "matches_per_minute": round(len(ids) / minutes, 1) if minutes else None,
+        "minutes": round(minutes, 2),
+        "failures": failures,
+    }
+
+
+def start_web(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    log = open(Path(env["CATAN_ARENA_DATA"]) / "gunicorn.log", "wb")  # noqa: SIM115
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "catan_arena.wsgi", "--pythonpath", "platform",
+         "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "2",
+         "--keep-alive", "75"],  # spectators pause 0.5-2 s: past gunicorn's 2 s a reused
+                                 # connection can be closed just as a request is sent
+        cwd=ROOT, env=os.environ | env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=2):
+                return web
+        except OSError:
+            time.sleep(0.3)
+    web.kill()
+    raise SystemExit("gunicorn did not answer /health/")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--history", type=int, default=10_000)
+    parser.add_argument("--spectators", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=ROOT / ".artifacts" / "load" / "report.json")
+    args = parser.parse_args(argv)
+
+    env = environment()
+    os.environ.update(env)
+    fresh_database()
+    import django
+
+    django.setup()
+    import redis
+    from django.core.management import call_command
+
+    from tests.platform.celery_worker import CeleryWorker
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    redis.Redis.from_url(BROKER).flushdb()
+    workers = [CeleryWorker(env, concurrency=1) for _ in range(args.workers)]
+    web = spectators = None
+    try:
+        print(f"validating {AUTHORS} authors' bots on {args.workers} workers…")
+        versions = authors_bots(workers[0].output)
+        print(f"adding {args.history:,} finished matches of history…")
+        history = add_history(versions, args.history)
+        port = free_port()
+        web = start_web(env, port)
+        targets = Path(env["CATAN_ARENA_DATA"]) / "targets.json"
+        targets.write_text(json.dumps({"matches": history[-2000:],
+                                       "bots": [v.bot.name for v in versions]}))  # fmt: skip
+        stats = Path(env["CATAN_ARENA_DATA"]) / "spectators.json"
+        spectators = subprocess.Popen(
+            [sys.executable, str(ROOT / "benchmarks" / "load_spectators.py"),
+             "--host", f"http://127.0.0.1:{port}", "--users", str(args.spectators),
+             "--targets", str(targets), "--out", str(stats)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        print(f"queueing {args.matches:,} ladder matches; {args.spectators} spectators browse")
+        ids = queue_ladder_matches(versions, args.matches)
+        wait_until_done(ids, timeout=120 + 3.0 * args.matches)
+        spectators.send_signal(signal.SIGTERM)
+        spectators.wait(60)
+        load = json.loads(stats.read_text())
+        result = check_nothing_lost(ids)
+    finally:
+        for process in (spectators, web):
+            if process is not None and process.poll() is None:
+                process.kill()
+        for worker in workers:
+            worker.stop()
+    report = {"spectators": args.spectators, "history": args.history, **result, "load": load}
+    server_errors = load["failures"]
+    if server_errors:
+        result["failures"].append(f"{server_errors} failed requests: {load['errors']}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+    print_report(report)
+    return 1 if result["failures"] else 0
+
+
+def print_report(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"{report['matches']:,} matches ({report['statuses']}), {report['retried']} retried, "
+        f"{report['matches_per_minute']} matches/min over {report['minutes']} min; "
+        f"{report['rating_updates']:,} rating updates; {report['history']:,} matches of history"
+    )
+    table = Table(title=f"{report['spectators']} spectators: milliseconds")
+    for column in ("page", "requests", "fail", "p50", "p95", "p99", "server med", "server p95"):
+        table.add_column(column, justify="right")
+    for name, row in report["load"]["pages"].items():
+        table.add_row(name, str(row["requests"]), str(row["failures"]), str(row["p50"]),
+                      str(row["p95"]), str(row["p99"]), str(row["server_median"]),
+                      str(row["server_p95"]))  # fmt: skip
+    console.print(table)
+    for failure in report["failures"][:20]:
+        console.print(f"[red]FAILED[/]: {failure}")
+    if not report["failures"]:
+        console.print("nothing lost, nothing counted twice, no failed request")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

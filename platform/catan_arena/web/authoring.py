@@ -1,0 +1,160 @@
+"""An author's pages: upload a bot (a new one, or the next version of one of theirs)
+and watch it validated, start an A/B test of two versions, read their bot's own log of a
+match. Everything goes through the same services as the API."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import cast
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from catan_arena.abtests.services import ABTestError, request_ab_test
+from catan_arena.accounts.models import User
+from catan_arena.matches.models import MatchSeat
+from catan_arena.submissions.errors import StorageFull, UploadRejected
+from catan_arena.submissions.models import Bot, BotVersion
+from catan_arena.submissions.services import upload_version
+from catan_arena.submissions.upload_handler import request_too_large
+
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class UploadForm(forms.Form):
+    name = forms.SlugField(max_length=40, label="Bot name")
+    file = forms.FileField(label="A .py file or a .zip package")
+    description = forms.CharField(max_length=500, required=False)
+    inherit_rating = forms.BooleanField(
+        required=False, label="Start from the bot's current rating (uncertainty widened)"
+    )
+
+
+def uploads_left(user: User) -> int:
+    """Uploads ``user`` may still make in the current window of the upload rate (the
+    API's ``upload`` throttle rate, counted in the database so every process agrees)."""
+    rates = cast(dict[str, str], settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
+    count, _, period = rates["upload"].partition("/")
+    since = timezone.now() - timedelta(seconds=PERIODS.get(period[:1], 3600))
+    made = BotVersion.objects.filter(bot__owner=user, created_at__gte=since).count()
+    return max(0, int(count) - made)
+
+
+def too_large(request: HttpRequest) -> bool:
+    """Parse the body (through the capped upload handler) and say if it was refused."""
+    _ = request.FILES
+    return request_too_large(request)
+
+
+@login_required
+def upload(request: HttpRequest) -> HttpResponse:
+    """The upload form (``?bot=NAME`` fills in one of the author's bots)."""
+    user: User = request.user  # type: ignore[assignment]
+    if request.method == "POST" and too_large(request):
+        form = UploadForm(initial={"name": request.GET.get("bot", "")})
+        error = f"the file is over the {settings.UPLOAD_MAX_BYTES:,}-byte cap: not read"
+        return render(request, "web/upload.html", {"form": form, "error": error}, status=413)
+    form = UploadForm(request.POST or None, request.FILES or None,
+                      initial={"name": request.GET.get("bot", "")})  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if uploads_left(user) <= 0:
+            form.add_error(None, "too many uploads: try again within the hour")
+        elif data["file"].size > settings.UPLOAD_MAX_BYTES:
+            form.add_error("file", f"uploads are limited to {settings.UPLOAD_MAX_BYTES:,} bytes")
+        else:
+            try:
+                outcome = upload_version(
+                    user,
+                    data["name"],
+                    data["file"].name or "",
+                    data["file"].read(),
+                    description=data["description"],
+                    inherit_rating=data["inherit_rating"],
+                )
+            except UploadRejected as exc:
+                form.add_error("file", str(exc))
+            except StorageFull as exc:
+                form.add_error(None, str(exc))
+                return render(request, "web/upload.html", {"form": form}, status=507)
+            else:
+                messages.success(request, outcome.message)
+                return redirect("web:bot", name=outcome.version.bot.name)
+    status = 400 if form.errors else 200
+    return render(request, "web/upload.html", {"form": form}, status=status)
+
+
+def versions(request: HttpRequest, name: str) -> HttpResponse:
+    """The bot's versions table, polled by htmx while a version is being validated."""
+    bot = Bot.objects.filter(name=name).first()
+    if bot is None:
+        raise Http404("no such bot")
+    rows = list(bot.versions.order_by("-number"))
+    context = {"bot": bot, "versions": rows, "validating": validating(rows)}
+    return render(request, "web/_versions.html", context)
+
+
+def validating(rows: list[BotVersion]) -> bool:
+    """Whether a version is still waiting for its validation (the table polls then)."""
+    waiting = (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING)
+    return any(v.status in waiting for v in rows)
+
+
+def seat_log(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+    """What the bot wrote to its log in one match: for its author (and staff) only."""
+    row = (
+        MatchSeat.objects.filter(match_id=pk, seat=seat)
+        .select_related("version__bot")
+        .only("log", "seat", "match_id", "version__number", "version__bot__name",
+              "version__bot__owner_id")
+        .first()
+    )  # fmt: skip
+    if row is None:
+        raise Http404("no such seat")
+    user = request.user
+    if not (user.is_authenticated and (user.pk == row.version.bot.owner_id or user.is_staff)):
+        raise PermissionDenied("a seat's log is for its bot's author only")
+    return render(request, "web/seat_log.html", {"seat": row})
+
+
+class ABTestForm(forms.Form):
+    version_a = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="A (baseline)")
+    version_b = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="B (challenger)")
+
+    def __init__(self, bot: Bot, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        active = bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number")
+        for field in ("version_a", "version_b"):
+            self.fields[field].queryset = active  # type: ignore[attr-defined]
+            self.fields[field].empty_label = "choose"  # type: ignore[attr-defined]
+            self.fields[field].label_from_instance = lambda v: f"v{v.number}"  # type: ignore[attr-defined]
+
+
+@require_POST
+@login_required
+def start_ab_test(request: HttpRequest, name: str) -> HttpResponse:
+    bot = Bot.objects.filter(name=name).first()
+    if bot is None:
+        raise Http404("no such bot")
+    form = ABTestForm(bot, request.POST)
+    if not form.is_valid():
+        messages.error(request, "choose two active versions")
+        return redirect("web:bot", name=name)
+    try:
+        test = request_ab_test(
+            request.user,  # type: ignore[arg-type]
+            form.cleaned_data["version_a"],
+            form.cleaned_data["version_b"],
+        )
+    except (ABTestError, PermissionDenied) as exc:
+        messages.error(request, f"A/B test not started: {exc}")
+    else:
+        messages.success(request, f"{test} started: pairs of games are queued")
+    return redirect("web:bot", name=name)

@@ -1,0 +1,45 @@
+"""A running match for spectators: the latest live replay the worker wrote
+(:mod:`catan_arena.matches.live`), drawn with public information only (hands and
+development cards as counts, public points): exactly what every seat can see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catan_arena.matches.models import Match
+from catan_arena.web import replay_view
+from engine.errors import ReplayError
+from engine.replay import Replay
+
+RECENT_EVENTS = 8
+
+
+@dataclass(frozen=True)
+class LiveView:
+    match: Match
+    frame: replay_view.Frame | None
+    """None until the worker's first write (or if it cannot be read)."""
+    events: list[str]
+    """The latest events in words, newest first."""
+
+    @property
+    def is_live(self) -> bool:
+        return self.match.status in (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+def live_view(match_id: int) -> LiveView | None:
+    """The live view of match ``match_id`` (None if there is no such match)."""
+    match = Match.objects.filter(pk=match_id).only("status", "live", "rules").first()
+    if match is None:
+        return None
+    if not match.live or match.status != Match.Status.RUNNING:
+        return LiveView(match, None, [])
+    try:
+        replay = Replay.from_dict(match.live)
+        shown = replay_view.frame(replay, len(replay.steps), public=True)
+    except ReplayError:
+        return LiveView(match, None, [])
+    names = [p.name for p in shown.players]
+    recent = replay.steps[-RECENT_EVENTS:]
+    events = [replay_view.describe(step, names) for step in reversed(recent)]
+    return LiveView(match, shown, events)

@@ -1,0 +1,177 @@
+"""Tournament pages that change things: organizers create, open, enter bots, schedule,
+start and cancel; authors enter and withdraw their own bots while entries are open.
+Every write is one of :mod:`catan_arena.tournaments.services`."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from catan_arena.accounts.models import User
+from catan_arena.matches.services import MatchLimits
+from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.selectors import playing_versions
+from catan_arena.tournaments.models import Tournament
+from catan_arena.tournaments.services import (
+    ORGANIZE,
+    TournamentError,
+    TournamentSpec,
+    cancel_tournament,
+    create_tournament,
+    enter_tournament,
+    open_entries,
+    require_organizer,
+    schedule_start,
+    start_tournament,
+    withdraw_entry,
+)
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    table_size = forms.TypedChoiceField(choices=[(4, "4"), (3, "3")], coerce=int, initial=4)
+    cycles = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        initial=1,
+        help_text="Round robins: tables every pair shares at least.",
+    )
+    rounds = forms.IntegerField(
+        min_value=1,
+        max_value=50,
+        required=False,
+        help_text="Swiss: rounds (blank: enough for the field).",
+    )
+    games_per_table = forms.IntegerField(
+        min_value=1,
+        max_value=4,
+        initial=1,
+        help_text="Swiss: games each table plays, seats rotated.",
+    )
+    decision_seconds = forms.FloatField(min_value=0.1, max_value=60, initial=1.0)
+    max_entries = forms.IntegerField(min_value=3, required=False)
+    entries_per_author = forms.IntegerField(min_value=1, max_value=10, initial=1)
+    starts_at = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="Blank: start it by hand.",
+    )
+    open_entries = forms.BooleanField(required=False, initial=True,
+                                      label="Open for entries now")  # fmt: skip
+
+    def spec(self) -> TournamentSpec:
+        data = self.cleaned_data
+        return TournamentSpec(
+            name=data["name"],
+            format=data["format"],
+            table_size=data["table_size"],
+            cycles=data["cycles"],
+            rounds=data["rounds"],
+            games_per_table=data["games_per_table"],
+            limits=MatchLimits(data["decision_seconds"], MatchLimits.default().time_bank_seconds),
+            max_entries=data["max_entries"],
+            entries_per_author=data["entries_per_author"],
+            starts_at=data["starts_at"],
+        )
+
+
+def may_organize(user: object) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.has_perm(ORGANIZE))  # type: ignore[attr-defined]
+
+
+@login_required
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    require_organizer(user)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            made = create_tournament(
+                user, form.spec(), open_entries=form.cleaned_data["open_entries"]
+            )
+        except TournamentError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"{made.name} is {made.status}: enter the bots next")
+            return redirect("web:tournament", pk=made.pk)
+    status = 400 if form.errors else 200
+    return render(request, "web/tournament_new.html", {"form": form}, status=status)
+
+
+def enterable(
+    user: User | AnonymousUser, tournament: Tournament
+) -> QuerySet[BotVersion] | list[BotVersion]:
+    """The versions ``user`` may enter: an organizer any bot's playing version, an author
+    their own active versions; none once entries are closed."""
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
+        return []
+    if not isinstance(user, User):
+        return []
+    entered = set(tournament.entries.values_list("version_id", flat=True))
+    if may_organize(user):
+        return [v for v in playing_versions() if v.pk not in entered]
+    own = BotVersion.objects.filter(bot__owner=user, status=BotVersion.Status.ACTIVE)
+    return own.exclude(pk__in=entered).select_related("bot").order_by("bot__name", "-number")
+
+
+@require_POST
+@login_required
+def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
+    """One button of the tournament page: open, schedule, start, cancel, enter, withdraw."""
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None:
+        raise Http404("no such tournament")
+    user: User = request.user  # type: ignore[assignment]
+    action = request.POST.get("action", "")
+    try:
+        done = _act(user, tournament, action, request)
+    except (TournamentError, PermissionDenied, forms.ValidationError) as exc:
+        text = "; ".join(exc.messages) if isinstance(exc, forms.ValidationError) else str(exc)
+        messages.error(request, f"not done: {text or 'not allowed'}")
+    else:
+        messages.success(request, done)
+    return redirect("web:tournament", pk=pk)
+
+
+def _act(user: User, tournament: Tournament, action: str, request: HttpRequest) -> str:
+    if action == "open":
+        open_entries(user, tournament)
+        return "entries are open"
+    if action == "schedule":
+        field = forms.DateTimeField()
+        when = field.clean(request.POST.get("starts_at"))
+        schedule_start(user, tournament, when)
+        return f"starts at {when:%Y-%m-%d %H:%M %Z}"
+    if action == "start":
+        require_organizer(user)
+        started = start_tournament(tournament)
+        return f"{started.name} is {started.status}" + (f": {started.note}" if started.note else "")
+    if action == "cancel":
+        voided = cancel_tournament(tournament, user)
+        return f"cancelled; {voided} queued games voided"
+    if action in ("enter", "withdraw"):
+        version = (
+            BotVersion.objects.select_related("bot__owner")
+            .filter(pk=_int(request.POST.get("version")))
+            .first()
+        )
+        if version is None:
+            raise TournamentError("choose a bot")
+        if action == "enter":
+            enter_tournament(user, tournament, version)
+            return f"{version} entered"
+        withdraw_entry(user, tournament, version)
+        return f"{version} withdrawn"
+    raise TournamentError(f"unknown action {action[:20]!r}")
+
+
+def _int(raw: str | None) -> int:
+    return int(raw) if raw and raw.isdigit() else 0

@@ -1,0 +1,72 @@
+"""PostgreSQL restarted while a real ``celery worker`` plays a ladder: every match
+finishes exactly once, each moved every seat's rating once, and the ratings equal the
+recompute. Serial: the machine's one PostgreSQL is restarted, so nothing else may be
+running beside it (``make pytest`` runs the serial tests alone, after the others)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import OperationalError, connection
+
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.ratings.models import Rating, RatingChange
+from catan_arena.submissions.models import BotVersion
+from tests.platform.celery_worker import CeleryWorker
+
+pytestmark = [pytest.mark.serial, pytest.mark.django_db(transaction=True)]
+FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
+
+
+def restart_postgres() -> None:
+    version = next(Path("/etc/postgresql").iterdir()).name
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"],
+        check=True, timeout=120,
+    )  # fmt: skip
+
+
+def when_reachable(query: Any, seconds: float = 60) -> Any:
+    """``query()`` once the database answers again."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return query()
+        except OperationalError:
+            connection.close()
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def test_a_postgres_restart_loses_and_doubles_nothing(
+    three_authors_bots: list[BotVersion], server_mode: dict[str, str], workers: list[Any]
+) -> None:
+    ticks = {"CATAN_ARENA_REAPER_SECONDS": "1", "CATAN_ARENA_REDISPATCH_SECONDS": "5"}
+    workers.append(CeleryWorker(server_mode | ticks, concurrency=2, beat=True))
+    ids = [create_match(three_authors_bots, limits=FAST, ladder=True).pk for _ in range(8)]
+    mine = Match.objects.filter(pk__in=ids)
+    deadline = time.monotonic() + 60
+    while not mine.filter(status="running").exists():
+        assert time.monotonic() < deadline, workers[0].output()[-3000:]
+        time.sleep(0.1)
+    restart_postgres()  # matches are being played, recorded and queued right now
+    connection.close()
+    deadline = time.monotonic() + 300
+    while when_reachable(lambda: mine.exclude(status="finished").count()):
+        assert time.monotonic() < deadline, workers[0].output()[-6000:]
+        time.sleep(0.5)
+    for match in mine:
+        outcomes = [a["outcome"] for a in match.attempt_log]
+        assert outcomes.count("finished") == 1, outcomes
+        assert RatingChange.objects.filter(match=match).count() == 3
+    before = sorted(Rating.objects.values_list("version_id", "elo", "mu", "sigma", "games"))
+    call_command("recompute_ratings", verbosity=0)
+    after = sorted(Rating.objects.values_list("version_id", "elo", "mu", "sigma", "games"))
+    assert before == after
