@@ -58,7 +58,9 @@ def test_a_spectator_follows_a_whole_match_from_home_in_three_clicks(
     page.select_option("#speed", "100")  # (a choice, not a click)
     page.get_by_role("button", name="▶ play").click()  # 2: play
     page.wait_for_url("**/replay/?step=5&play=1&speed=100", timeout=20_000)
-    assert page.get_by_role("button", name="⏸ pause").is_visible()
+    # Each step is a page of its own: the next one may be loading at this moment, so wait
+    # for the button on whichever step is showing (a click on a page being left is retried).
+    page.get_by_role("button", name="⏸ pause").wait_for(timeout=10_000)
     page.get_by_role("button", name="⏸ pause").click()  # 3: stop to look
     page.wait_for_url(lambda url: "play=1" not in url)
     stopped = page.url

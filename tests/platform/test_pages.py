@@ -126,6 +126,16 @@ def test_the_replay_viewer_draws_each_step(client: Client, played: Match) -> Non
     assert 'class="settlement"' not in start  # nothing built before the first decision
     later = page(client, f"/matches/{played.pk}/replay/?step=2")
     assert 'class="settlement"' in later and "builds a road" in later  # settle, then a road
+    events = later.split('id="events">')[1].split("</ol>")[0]  # newest first, each a link
+    assert events.index('href="?step=2"') < events.index('href="?step=1"')
+    assert "builds a road" in events and "builds a settlement" in events
+    assert (
+        page(client, f"/matches/{played.pk}/replay/?step=30")
+        .split('id="events">')[1]
+        .split("</ol>")[0]
+        .count("<li>")
+        == 8
+    )  # the last eight steps, no more
     end = page(client, f"/matches/{played.pk}/replay/?step={steps}")
     assert 'id="forward"' not in end and 'id="back"' in end
     assert page(client, f"/matches/{played.pk}/replay/?step=99999").count(

@@ -11,8 +11,6 @@ from catan_arena.web import replay_view
 from engine.errors import ReplayError
 from engine.replay import Replay
 
-RECENT_EVENTS = 8
-
 
 @dataclass(frozen=True)
 class LiveView:
@@ -39,7 +37,4 @@ def live_view(match_id: int) -> LiveView | None:
         shown = replay_view.frame(replay, len(replay.steps), public=True)
     except ReplayError:
         return LiveView(match, None, [])
-    names = [p.name for p in shown.players]
-    recent = replay.steps[-RECENT_EVENTS:]
-    events = [replay_view.describe(step, names) for step in reversed(recent)]
-    return LiveView(match, shown, events)
+    return LiveView(match, shown, [words for _, words in shown.recent])

@@ -107,7 +107,7 @@ def _frame(kind: str, title: str, top: float, steps: int, step: int) -> list[str
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
         f'<line class="axis" x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" '
         f'y2="{HEIGHT - PAD}"/>',
-        f'<text class="label" x="{PAD}" y="{PAD - 6}">{escape(f"{top:g}")}</text>',
+        f'<text class="label" x="{PAD}" y="{PAD - 6}">{escape(f"{top:.0f}")}</text>',
         f'<text class="label" x="{WIDTH - PAD}" y="{HEIGHT - 4}" text-anchor="end">step</text>',
         f'<line class="marker" x1="{marker:.1f}" y1="{PAD}" x2="{marker:.1f}" '
         f'y2="{HEIGHT - PAD}"/>',

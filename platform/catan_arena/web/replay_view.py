@@ -64,6 +64,12 @@ class Frame:
     event: str
     dice: tuple[int, int] | None
     jumps: dict[str, int | None] = field(default_factory=dict)
+    recent: list[tuple[int, str]] = field(default_factory=list)
+    """The last few steps up to this one in words, newest first: (step, words)."""
+
+
+RECENT = 8
+"""How many of the latest events the side panel lists."""
 
 
 def frame(replay: Replay, step: int, view: int | None = None, public: bool = False) -> Frame:
@@ -75,7 +81,10 @@ def frame(replay: Replay, step: int, view: int | None = None, public: bool = Fal
     names = [str(s.get("name", SEAT_NAMES[s["seat"]])) for s in replay.seats] or [
         SEAT_NAMES[i] for i in range(replay.config.players)
     ]
-    event = describe(replay.steps[step - 1], names) if step else "The board is set."
+    recent = [
+        (k, describe(replay.steps[k - 1], names)) for k in range(step, max(0, step - RECENT), -1)
+    ]
+    event = recent[0][1] if recent else "The board is set."
     return Frame(
         step=step,
         steps=total,
@@ -84,6 +93,7 @@ def frame(replay: Replay, step: int, view: int | None = None, public: bool = Fal
         event=event,
         dice=game.state.dice,
         jumps=_jumps(replay, step),
+        recent=recent,
     )
 
 
@@ -111,11 +121,14 @@ def board_svg(game: Game) -> str:
         (ax, ay), (bx, by) = _xy(a), _xy(b)
         mx, my = (ax + bx) / 2, (ay + by) / 2
         ox, oy = mx * 1.12, my * 1.12  # out to sea, away from the centre
+        reach = math.hypot(mx, my) or 1.0
+        # The label sits beyond the line's end: further out sideways, where it is wide.
+        tx, ty = round(ox + 26 * mx / reach, 1), round(oy + 9 * my / reach + 4, 1)
         kind = layout.harbors[site]
         label = "3:1" if kind is None else f"2:1 {Resource(kind).name.lower()}"
         parts.append(
             f'<line x1="{mx}" y1="{my}" x2="{ox}" y2="{oy}" class="harbor-line"/>'
-            f'<text x="{ox}" y="{oy}" class="harbor">{label}</text>'
+            f'<text x="{tx}" y="{ty}" class="harbor">{label}</text>'
         )
     for edge, owner in enumerate(state.edge_owner):
         if owner >= 0:
