@@ -138,6 +138,7 @@ def test_the_replay_viewer_draws_each_step(client: Client, played: Match) -> Non
     )  # the last eight steps, no more
     end = page(client, f"/matches/{played.pk}/replay/?step={steps}")
     assert 'id="forward"' not in end and 'id="back"' in end
+    assert 'id="dice">No roll yet.' in start and 'id="dice">Dice: <span class="faces">' in end
     assert page(client, f"/matches/{played.pk}/replay/?step=99999").count(
         f"step {steps} of {steps}"
     )  # clamped

@@ -67,6 +67,17 @@ class Frame:
     recent: list[tuple[int, str]] = field(default_factory=list)
     """The last few steps up to this one in words, newest first: (step, words)."""
 
+    @property
+    def dice_faces(self) -> str:
+        """The dice on the table as faces and a sum ("⚅ ⚄ = 11"); "" before any roll."""
+        if not self.dice:
+            return ""
+        a, b = self.dice
+        return f"{DIE_FACES[a - 1]} {DIE_FACES[b - 1]} = {a + b}"
+
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
 
 RECENT = 8
 """How many of the latest events the side panel lists."""
