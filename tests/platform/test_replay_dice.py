@@ -6,7 +6,7 @@ from catan_arena.web.replay_view import Frame
 
 
 def frame_with(dice: tuple[int, int] | None) -> Frame:
-    return Frame(step=0, steps=0, svg="", players=[], event="", dice=dice)
+    return Frame(step=0, steps=0, svg="", players=[], dice=dice)
 
 
 def test_the_dice_show_as_faces_and_a_sum() -> None:

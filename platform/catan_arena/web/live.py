@@ -17,8 +17,11 @@ class LiveView:
     match: Match
     frame: replay_view.Frame | None
     """None until the worker's first write (or if it cannot be read)."""
-    events: list[str]
-    """The latest events in words, newest first."""
+
+    @property
+    def events(self) -> list[str]:
+        """The latest events in words, newest first."""
+        return [words for _, words in self.frame.recent] if self.frame else []
 
     @property
     def is_live(self) -> bool:
@@ -31,10 +34,10 @@ def live_view(match_id: int) -> LiveView | None:
     if match is None:
         return None
     if not match.live or match.status != Match.Status.RUNNING:
-        return LiveView(match, None, [])
+        return LiveView(match, None)
     try:
         replay = Replay.from_dict(match.live)
         shown = replay_view.frame(replay, len(replay.steps), public=True)
     except ReplayError:
-        return LiveView(match, None, [])
-    return LiveView(match, shown, [words for _, words in shown.recent])
+        return LiveView(match, None)
+    return LiveView(match, shown)

@@ -31,6 +31,9 @@ TERRAIN_COLOURS = {
     Terrain.HILLS: "#c8643c", Terrain.FOREST: "#2f7d32", Terrain.PASTURE: "#8bc34a",
     Terrain.FIELDS: "#f2c230", Terrain.MOUNTAINS: "#8d8d8d", Terrain.DESERT: "#e8d7a5",
 }  # fmt: skip
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+RECENT = 8
+"""How many of the latest events the side panel lists."""
 SIZE = 40.0
 SX, SY = SIZE * math.sqrt(3) / 2, SIZE / 2
 """Screen units per coordinate unit (see :mod:`engine.board.coords`)."""
@@ -61,11 +64,15 @@ class Frame:
     steps: int
     svg: str
     players: list[PlayerPanel]
-    event: str
     dice: tuple[int, int] | None
     jumps: dict[str, int | None] = field(default_factory=dict)
     recent: list[tuple[int, str]] = field(default_factory=list)
     """The last few steps up to this one in words, newest first: (step, words)."""
+
+    @property
+    def event(self) -> str:
+        """This step in words."""
+        return self.recent[0][1] if self.recent else "The board is set."
 
     @property
     def dice_faces(self) -> str:
@@ -74,13 +81,6 @@ class Frame:
             return ""
         a, b = self.dice
         return f"{DIE_FACES[a - 1]} {DIE_FACES[b - 1]} = {a + b}"
-
-
-DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-
-
-RECENT = 8
-"""How many of the latest events the side panel lists."""
 
 
 def frame(replay: Replay, step: int, view: int | None = None, public: bool = False) -> Frame:
@@ -95,13 +95,11 @@ def frame(replay: Replay, step: int, view: int | None = None, public: bool = Fal
     recent = [
         (k, describe(replay.steps[k - 1], names)) for k in range(step, max(0, step - RECENT), -1)
     ]
-    event = recent[0][1] if recent else "The board is set."
     return Frame(
         step=step,
         steps=total,
         svg=board_svg(game),
         players=_panels(game, names, view, public),
-        event=event,
         dice=game.state.dice,
         jumps=_jumps(replay, step),
         recent=recent,

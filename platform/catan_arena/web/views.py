@@ -126,6 +126,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "match": found,
         "frame": shown,
         "view": seat,
+        "view_query": "" if seat is None else f"&view={seat}",  # kept by every step link
         "seats": range(game.config.players),
         "points_chart": replay_charts.points_svg(series, shown.step),
         "luck_chart": replay_charts.luck_svg(series, shown.step),
