@@ -154,6 +154,25 @@ def test_a_seat_view_hides_the_other_hands(client: Client, played: Match) -> Non
     assert 'data-seat="1"' in seat_two
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "step=abc&view=zzq",
+        "step=-5&view=99",
+        "step=1e9&view=-1",
+        "step=3&view=1%22%3E%3Cscript%3Ezzq%3C/script%3E",
+        "step=3&view=0&view=zzq",
+    ],
+)
+def test_hostile_step_and_view_parameters_are_clamped_never_reflected(
+    client: Client, played: Match, query: str
+) -> None:
+    html = page(client, f"/matches/{played.pk}/replay/?{query}")
+    assert "zzq" not in html and "<script>zzq" not in html  # nothing of the input comes back
+    assert 'class="hand hidden"' not in html  # no seat view: every hand shown, as "everything"
+    assert re.search(r"step \d+ of \d+", html)
+
+
 def test_a_replay_page_needs_a_finished_match(
     client: Client, three_authors_bots: list[BotVersion]
 ) -> None:
