@@ -20,9 +20,12 @@ READY_SECONDS = 60.0
 
 
 def redis_url() -> str:
-    """A Redis database of its own for each test worker (xdist ``gwN``), flushed first."""
+    """A Redis database of its own for each test worker (xdist ``gwN``), flushed first.
+    ``CATAN_TEST_REDIS_OFFSET`` shifts the numbers, so two test runs on one machine
+    (two checkouts) need not share databases."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    index = 1 + int(worker.removeprefix("gw") or 0) % 15
+    offset = int(os.environ.get("CATAN_TEST_REDIS_OFFSET", "0"))
+    index = 1 + (offset + int(worker.removeprefix("gw") or 0)) % 15
     url = f"redis://127.0.0.1:6379/{index}"
     redis.Redis.from_url(url).flushdb()
     return url
@@ -32,13 +35,20 @@ class CeleryWorker:
     """``celery -A catan_arena worker`` in its own process group; ``beat`` runs the
     periodic tasks in it too (``-B``)."""
 
-    def __init__(self, env: dict[str, str], *, concurrency: int = 2, beat: bool = False) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        *,
+        concurrency: int = 2,
+        beat: bool = False,
+        queues: str = "celery,validation",
+    ) -> None:
         self.name = f"test-{uuid.uuid4().hex[:8]}@%h"
         self.log = Path(tempfile.mkstemp(prefix="celery-worker-", suffix=".log")[1])
         command = [
             sys.executable, "-m", "celery", "-A", "catan_arena", "worker",
             "--loglevel", "INFO", "--concurrency", str(concurrency), "--pool", "prefork",
-            "-n", self.name, "--without-gossip", "--without-mingle",
+            "-n", self.name, "--without-gossip", "--without-mingle", "-Q", queues,
         ]  # fmt: skip
         if beat:
             schedule = tempfile.mkdtemp(prefix="celery-beat-")
