@@ -4,7 +4,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup play test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-trust bench-load clean
+PORT ?= 8000
+
+.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-trust bench-load clean
 
 setup: $(STAMP)
 
@@ -37,6 +39,10 @@ $(VENV)/.compose-validator: .ci/compose-validator $(STAMP)
 play: setup
 	$(PY) manage.py migrate --verbosity 0
 	$(PY) manage.py tournament --cycles 8
+
+## The whole platform on the embedded default (site, workers, scheduler) until Ctrl-C.
+serve: setup
+	$(PY) manage.py serve --port $(PORT)
 
 ## Lint, type-check and run the whole test suite (what CI runs).
 test: lint typecheck pytest

@@ -15,6 +15,8 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from catan_arena.core.queues import MATCH_QUEUE
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 """The checkout: ``manage.py``, ``templates/``, ``platform/``."""
 
@@ -100,6 +102,7 @@ INSTALLED_APPS = [
     "catan_arena.ratings",
     "catan_arena.ladder",
     "catan_arena.abtests",
+    "catan_arena.embedded",
     "catan_arena.api",
     "catan_arena.web",
     "rest_framework",
@@ -218,6 +221,7 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # Celery (server mode). No broker: the embedded default, which never imports a broker.
 CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="")
 EMBEDDED = not CELERY_BROKER_URL
+CELERY_TASK_DEFAULT_QUEUE = MATCH_QUEUE  # validations go to VALIDATION_QUEUE (core.queues)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -11,7 +11,7 @@ import redis
 
 from catan_arena.accounts.models import User
 from catan_arena.celery import app
-from catan_arena.core.dispatch import PLAY_TASK, VALIDATE_TASK
+from catan_arena.core.queues import PLAY_TASK, VALIDATE_TASK
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.matches.tasks import play_match_task

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from catan_arena.core.queues import MATCH_QUEUE, VALIDATION_QUEUE
+
 REPO = Path(__file__).resolve().parents[2]
 COMPOSE = REPO / "docker-compose.yml"
 SETTINGS = REPO / "platform" / "catan_arena" / "settings.py"
@@ -32,8 +34,8 @@ SCHEMA = (
 )
 INSTALL = "run `.ci/compose-validator` (as root) to install the compose validators"
 
-SERVICES = {"web", "worker", "beat", "redis", "postgres"}
-PLATFORM = ("web", "worker", "beat")
+SERVICES = {"web", "worker", "validator", "beat", "redis", "postgres"}
+PLATFORM = ("web", "worker", "validator", "beat")
 """The services built from the Dockerfile that talk to the database and the broker."""
 # The required variables of the file (``${NAME:?...}``); dummy values for validation only.
 INTERPOLATION = {"POSTGRES_PASSWORD": "validation-only", "DJANGO_SECRET_KEY": "validation-only"}
@@ -193,21 +195,36 @@ def test_the_images_and_persistence() -> None:
 
 def test_the_platform_waits_for_its_dependencies() -> None:
     services = load()["services"]
-    for name in ("worker", "beat", "web"):
+    for name in ("worker", "validator", "beat", "web"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name
-    for name in ("web", "worker", "migrate"):
+    for name in ("web", "worker", "validator", "migrate"):
         assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 
-def test_the_worker_may_build_the_sandbox() -> None:
-    worker = load()["services"]["worker"]
+@pytest.mark.parametrize("name", ["worker", "validator"])
+def test_the_worker_may_build_the_sandbox(name: str) -> None:
+    worker = load()["services"][name]
     unconfined = {"seccomp=unconfined", "apparmor=unconfined"} <= set(
         worker.get("security_opt", [])
     )
     privileged = worker.get("privileged") is True and "SYS_ADMIN" in worker.get("cap_add", [])
     assert unconfined or privileged
+
+
+def _queues(service: dict[str, Any]) -> set[str]:
+    command = [str(part) for part in service["command"]]
+    return set(command[command.index("-Q") + 1].split(","))
+
+
+def test_validations_have_a_worker_of_their_own() -> None:
+    """The validator consumes only the validation queue (capacity reserved for uploads);
+    the match workers consume both, so spare match capacity validates too."""
+    services = load()["services"]
+    assert _queues(services["validator"]) == {VALIDATION_QUEUE}
+    assert _queues(services["worker"]) == {MATCH_QUEUE, VALIDATION_QUEUE}
+    assert "beat" not in " ".join(map(str, services["validator"]["command"]))
 
 
 def test_the_platform_gets_a_database_and_a_broker() -> None:

@@ -12,10 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-VALIDATE_TASK = "catan_arena.submissions.tasks.validate_version_task"
-PLAY_TASK = "catan_arena.matches.tasks.play_match_task"
-"""Sent by name through the project's own Celery app: the sending process (web, beat,
-a test) needs neither the task modules imported nor to be Celery's "current" app."""
+from catan_arena.core.queues import MATCH_QUEUE, PLAY_TASK, VALIDATE_TASK, VALIDATION_QUEUE
 
 
 def on_commit_validate(version_id: int) -> None:
@@ -24,7 +21,9 @@ def on_commit_validate(version_id: int) -> None:
         return
     from catan_arena.celery import app
 
-    transaction.on_commit(lambda: app.send_task(VALIDATE_TASK, (version_id,)))
+    transaction.on_commit(
+        lambda: app.send_task(VALIDATE_TASK, (version_id,), queue=VALIDATION_QUEUE)
+    )
 
 
 def on_commit_play(match_id: int, budget: float) -> None:
@@ -35,13 +34,15 @@ def on_commit_play(match_id: int, budget: float) -> None:
 
     soft = math.ceil(budget)
     transaction.on_commit(
-        lambda: app.send_task(PLAY_TASK, (match_id,), soft_time_limit=soft, time_limit=soft + 30)
+        lambda: app.send_task(
+            PLAY_TASK, (match_id,), queue=MATCH_QUEUE, soft_time_limit=soft, time_limit=soft + 30
+        )
     )
 
 
-def broker_backlog() -> int | None:
-    """Messages waiting in the broker's default queue (None in the embedded default or
-    when the broker cannot be asked)."""
+def broker_backlog(queue: str = MATCH_QUEUE) -> int | None:
+    """Messages waiting in the broker's ``queue`` (None in the embedded default or when
+    the broker cannot be asked)."""
     if settings.EMBEDDED:
         return None
     from catan_arena.celery import app
@@ -50,7 +51,7 @@ def broker_backlog() -> int | None:
         with app.connection_for_read() as conn:
             conn.ensure_connection(max_retries=1)
             channel: Any = conn.default_channel  # kombu's channels are untyped
-            declared = channel.queue_declare(queue=app.conf.task_default_queue, passive=False)
+            declared = channel.queue_declare(queue=queue, passive=False)
             return int(declared.message_count)
     except Exception:  # the broker is down or restarting: nothing can be concluded
         return None

@@ -43,3 +43,14 @@ def seed_is_public(match: Match) -> bool:
         seed=match.seed, status__in=(Match.Status.QUEUED, Match.Status.RUNNING)
     )
     return not pending.exists()
+
+
+def next_queued_match() -> int | None:
+    """The oldest queued match (the embedded default's workers take them in order)."""
+    pk: int | None = (
+        Match.objects.filter(status=Match.Status.QUEUED)
+        .order_by("id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return pk

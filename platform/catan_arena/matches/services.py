@@ -381,3 +381,32 @@ def _tournament_progress(match: Match) -> None:
         from catan_arena.abtests.services import note_ab_match_done
 
         note_ab_match_done(match.ab_test_id)
+    if match.ladder and match.tournament_id is None:  # the matchmaker's: top up on commit
+        from catan_arena.ladder.services import fill_ladder_on_commit
+
+        fill_ladder_on_commit()
+
+
+INTERRUPTED = "interrupted: the platform was stopped (not counted as an attempt)"
+
+
+def release_interrupted(match_id: int, worker: str) -> bool:
+    """Put back a match that ``worker`` held when the platform was stopped (Ctrl-C, or a
+    whole process tree killed): ``queued`` again, the attempt not counted, as a stop of
+    the platform is nobody's fault. False if ``worker`` no longer holds it."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Status.RUNNING or match.worker != worker[:200]:
+            return False
+        _note_attempt(match, INTERRUPTED, timezone.now())
+        match.attempts = max(0, match.attempts - 1)
+        _requeue(match)
+    return True
+
+
+def release_matches_of_dead_workers() -> list[int]:
+    """Matches left ``running`` by worker processes of this machine that are gone (a
+    process tree killed with SIGKILL): put back as :func:`release_interrupted`. Only
+    for the embedded default's start-up, which holds its data folder alone."""
+    running = Match.objects.filter(status=Status.RUNNING).values_list("pk", "worker")
+    return [pk for pk, worker in running if _dead_here(worker) and release_interrupted(pk, worker)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.db.models import QuerySet
 
 from catan_arena.submissions.models import Bot, BotVersion
@@ -40,3 +42,15 @@ def find_version(spec: str) -> BotVersion | None:
     if number:
         return versions.filter(number=int(number) if number.isdigit() else -1).first()
     return versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()
+
+
+def next_pending_version(skip: Collection[int] = ()) -> int | None:
+    """The oldest version waiting for validation, except those in ``skip``."""
+    pk: int | None = (
+        BotVersion.objects.filter(status=BotVersion.Status.PENDING)
+        .exclude(pk__in=list(skip))
+        .order_by("status_changed_at", "id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return pk

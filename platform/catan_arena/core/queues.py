@@ -1,0 +1,17 @@
+"""The task queues and the task names sent to them (no Django imports: the settings read
+this). Validations have a queue of their own, consumed by workers reserved for it, so an
+upload is never validated behind a queue of long matches."""
+
+from __future__ import annotations
+
+MATCH_QUEUE = "celery"
+"""Matches (Celery's default queue name: a plain ``celery worker`` consumes it)."""
+VALIDATION_QUEUE = "validation"
+"""Uploads' validations; ``celery -A catan_arena worker -Q validation`` reserves a worker."""
+ALL_QUEUES = f"{MATCH_QUEUE},{VALIDATION_QUEUE}"
+"""What an ordinary worker consumes (``-Q``): matches, and validations when it is free."""
+
+VALIDATE_TASK = "catan_arena.submissions.tasks.validate_version_task"
+PLAY_TASK = "catan_arena.matches.tasks.play_match_task"
+"""Sent by name through the project's own Celery app: the sending process (web, beat,
+a test) needs neither the task modules imported nor to be Celery's "current" app."""
