@@ -213,6 +213,8 @@ MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
 """Seconds past a match's own time budget before a running match counts as lost."""
 WARM_SANDBOXES = env.int("CATAN_ARENA_WARM_SANDBOXES", default=4)
 VALIDATION_SEED = env.int("CATAN_ARENA_VALIDATION_SEED", default=1)
+HOUSE_BOTS_ON_LADDER = strict_bool("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", default=True)
+"""The built-in bots are on the ladder from the first start (the matchmaker registers them)."""
 
 # The cache (throttles of the API and the site's forms): local memory per process by
 # default; a server shares one in Redis (``CACHE_URL=redis://redis:6379/1``).

@@ -100,3 +100,34 @@ def test_seats_even_out_over_many_ticks() -> None:
 def test_a_bad_table_size_is_refused() -> None:
     with pytest.raises(ValueError, match="3 or 4"):
         plan_tables(field(8), tables=1, table_size=5)
+
+
+def test_six_versions_fill_three_tables_when_two_are_allowed() -> None:
+    """Six bots, two tables each at most: three tables in flight (two workers busy and
+    one queued), every version in two of them; with one table each, only one."""
+    candidates = field(6)
+    assert len(plan_tables(candidates, tables=4, max_busy=1, rng=random.Random(6))) == 1
+    tables = plan_tables(candidates, tables=4, max_busy=2, rng=random.Random(6))
+    assert [len(t) for t in tables] == [4, 4, 4]
+    assert all(len(set(t)) == len(t) for t in tables)
+    assert Counter(v for t in tables for v in t) == {v: 2 for v in range(6)}
+
+
+def test_idle_versions_are_seated_before_busy_ones() -> None:
+    """A busy version takes a second table only when the idle ones cannot fill it."""
+    busy = [Candidate(version=i, author=i, games=0, mu=25.0, busy=1) for i in range(4)]
+    idle = [Candidate(version=i, author=i, games=90, mu=40.0) for i in range(4, 8)]
+    for seed in range(20):
+        tables = plan_tables([*busy, *idle], tables=1, max_busy=2, rng=random.Random(seed))
+        assert sorted(tables[0]) == [4, 5, 6, 7]
+    two = plan_tables([*busy, *idle[:2]], tables=1, max_busy=2, rng=random.Random(1))
+    assert {4, 5} <= set(two[0]) and len(two[0]) == 4
+
+
+def test_a_version_never_exceeds_its_busy_limit() -> None:
+    candidates = [Candidate(version=i, author=i, games=0, mu=25.0, busy=i % 3) for i in range(9)]
+    for seed in range(20):
+        tables = plan_tables(candidates, tables=10, max_busy=2, rng=random.Random(seed))
+        seated = Counter(v for t in tables for v in t)
+        assert all(candidates[v].busy + n <= 2 for v, n in seated.items())
+        assert 2 not in seated and 5 not in seated and 8 not in seated

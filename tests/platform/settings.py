@@ -9,5 +9,8 @@ import tempfile
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/catan_arena")
 os.environ.setdefault("CATAN_ARENA_DATA", tempfile.mkdtemp(prefix="catan-arena-test-"))
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-secret")
+# Most tests count the bots on the ladder: the house bots join only where a test asks
+# (``settings.HOUSE_BOTS_ON_LADDER = True``; for a worker, the variable set to true).
+os.environ.setdefault("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", "false")
 
 from catan_arena.settings import *  # noqa: F403

@@ -10,7 +10,9 @@ Each tick fills up to ``tables`` new tables from the candidates (the playing ver
 3. Seats are dealt so each version's seat counts stay even: seat by seat, the version
    that has sat there least (relative to its games) takes it.
 
-A version sits at most once per tick and at most ``max_busy`` tables at a time.
+A version sits in at most ``max_busy`` tables at a time (counting those planned in the
+same call); idle versions are always preferred, so a version sits at a second table only
+when the field is too small to fill the tables otherwise (six bots, two workers).
 """
 
 from __future__ import annotations
@@ -46,29 +48,36 @@ def plan_tables(
     if table_size not in (3, 4):
         raise ValueError("a ladder table seats 3 or 4")
     rng = rng or random.Random()
-    free = [c for c in candidates if c.busy < max_busy]
-    rng.shuffle(free)  # random order among equals (the sorts below are stable)
-    free.sort(key=lambda c: c.games + c.busy)
+    pool = list(candidates)
+    rng.shuffle(pool)  # random order among equals (the sorts below are stable)
+    busy = {c.version: c.busy for c in pool}
     planned: list[list[int]] = []
     while len(planned) < tables:
-        table = _table_around(free, table_size)
+        free = [c for c in pool if busy[c.version] < max_busy]
+        free.sort(key=lambda c: (busy[c.version], c.games + busy[c.version]))
+        table = _table_around(free, table_size, busy)
         if table is None:
             break
         for member in table:
-            free.remove(member)
+            busy[member.version] += 1
         planned.append([c.version for c in _deal_seats(table, rng)])
     return planned
 
 
-def _table_around(free: list[Candidate], table_size: int) -> list[Candidate] | None:
-    """The neediest free candidate and its closest opponents of other authors (None
-    when fewer than 3 authors are free: then nobody can be seated)."""
+def _table_around(
+    free: list[Candidate], table_size: int, busy: dict[int, int]
+) -> list[Candidate] | None:
+    """The neediest free candidate and its closest opponents of other authors, idle ones
+    first (None when fewer than 3 authors are free: then nobody can be seated)."""
     if not free:
         return None
     anchor = free[0]
     chosen, authors = [anchor], {anchor.author}
-    rest = sorted(free[1:], key=lambda c: (abs(c.mu - anchor.mu), c.games + c.busy))
-    for candidate in rest:
+
+    def nearness(c: Candidate) -> tuple[int, float, int]:
+        return busy[c.version], abs(c.mu - anchor.mu), c.games + busy[c.version]
+
+    for candidate in sorted(free[1:], key=nearness):
         if candidate.author not in authors:
             chosen.append(candidate)
             authors.add(candidate.author)

@@ -18,6 +18,14 @@ class LadderSettings(models.Model):
     )
     decision_seconds = models.FloatField(default=1.0)
     time_bank_seconds = models.FloatField(default=10.0)
+    settled_games = models.PositiveIntegerField(
+        default=100,
+        help_text="Once every version on the ladder has this many rated games, the ladder "
+        "plays in the background (a version with fewer puts it back to full speed).",
+    )
+    background_interval_seconds = models.FloatField(
+        default=60.0, help_text="Settled, the ladder starts at most one match this often."
+    )
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
+from django.utils import timezone
 
 from catan_arena.ladder.matchmaking import Candidate
+from catan_arena.ladder.models import LadderSettings
+from catan_arena.ladder.pace import Pace, ladder_pace
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.models import Rating
 from catan_arena.ratings.systems import openskill_start
@@ -22,9 +25,31 @@ def ladder_versions() -> list[BotVersion]:
     return [v for v in playing_versions() if v.withdrawn_at is None]
 
 
+def matchmaker_matches() -> QuerySet[Match]:
+    """Ladder matches made by the matchmaker (not by a tournament)."""
+    return Match.objects.filter(ladder=True, tournament__isnull=True)
+
+
 def matchmaker_in_flight() -> int:
-    """Ladder matches made by the matchmaker (not by a tournament) still to be played."""
-    return Match.objects.filter(ladder=True, tournament__isnull=True, status__in=IN_FLIGHT).count()
+    """Ladder matches made by the matchmaker still to be played."""
+    return matchmaker_matches().filter(status__in=IN_FLIGHT).count()
+
+
+def pace(ladder: LadderSettings, field: list[Candidate] | None = None) -> Pace:
+    """How fast the ladder plays now (:mod:`catan_arena.ladder.pace`): full speed while
+    a version has fewer than ``settled_games`` rated games, else the background rate."""
+    field = candidates() if field is None else field
+    last = matchmaker_matches().order_by("-created_at").values_list("created_at", flat=True)
+    last_made = last.first()
+    return ladder_pace(
+        [c.games for c in field],
+        free_slots=ladder.tables_in_flight - matchmaker_in_flight(),
+        settled_games=ladder.settled_games,
+        background_interval=ladder.background_interval_seconds,
+        since_last_match=None
+        if last_made is None
+        else (timezone.now() - last_made).total_seconds(),
+    )
 
 
 def candidates() -> list[Candidate]:

@@ -1,39 +1,55 @@
-"""Writes on the ladder: the matchmaker's tick, pause and resume, withdrawing a version."""
+"""Writes on the ladder: the matchmaker's tick (and its top-ups), the house bots, pause
+and resume, withdrawing a version."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import logging
 import random
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
 from catan_arena.ladder.matchmaking import plan_tables
 from catan_arena.ladder.models import LadderSettings
-from catan_arena.ladder.selectors import candidates, matchmaker_in_flight
+from catan_arena.ladder.selectors import candidates, pace
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.services import register_builtins
 from engine import RulesConfig
 
-MAX_BUSY = 1
-"""Ladder matches a version may have queued or running at once."""
+log = logging.getLogger(__name__)
+
+MAX_BUSY = 2
+"""Ladder matches a version may have queued or running at once (idle versions are
+seated first: a second table only when the field is small, so every worker stays busy)."""
 
 
-def fill_ladder(rng: random.Random | None = None) -> list[Match]:
-    """Queue ladder matches until ``tables_in_flight`` are queued or running (nothing
-    while paused); returns the new matches. Safe to call concurrently: the settings row
-    is locked while the tables are planned."""
+def fill_ladder(rng: random.Random | None = None, *, full_speed: bool = False) -> list[Match]:
+    """Queue ladder matches up to ``tables_in_flight`` queued or running, at the ladder's
+    pace (:func:`catan_arena.ladder.selectors.pace`; ``full_speed`` ignores a settled
+    ladder's background rate), nothing while paused; returns the new matches. Makes
+    sure the house bots are on the ladder first (``settings.HOUSE_BOTS_ON_LADDER``).
+    Safe to call concurrently: the settings row is locked while the tables are planned."""
     with transaction.atomic():
         ladder = LadderSettings.objects.select_for_update().get(pk=LadderSettings.current().pk)
         if ladder.paused:
             return []
-        free_tables = ladder.tables_in_flight - matchmaker_in_flight()
+        if settings.HOUSE_BOTS_ON_LADDER:
+            ensure_house_bots()
+        field = candidates()
+        now = pace(ladder, field)
+        free_tables = now.free_slots if full_speed else now.tables
         if free_tables <= 0:
             return []
         tables = plan_tables(
-            candidates(),
+            field,
             tables=free_tables,
             table_size=ladder.table_size,
             max_busy=MAX_BUSY,
@@ -50,6 +66,45 @@ def fill_ladder(rng: random.Random | None = None) -> list[Match]:
             )
             for table in tables
         ]
+
+
+def fill_ladder_on_commit() -> None:
+    """Top the ladder up once the current transaction commits (a ladder match recorded,
+    a version made active), not only on the next tick. A failure is logged, never
+    raised: what triggered it stands, and the tick tries again."""
+    transaction.on_commit(_fill_quietly)
+
+
+def _fill_quietly() -> None:
+    try:
+        fill_ladder()
+    except Exception:
+        log.exception("topping up the ladder failed (the next tick tries again)")
+
+
+@functools.cache
+def _house_bot_contents() -> frozenset[tuple[str, str]]:
+    """Each built-in's (name, sha256) as shipped (read once per process)."""
+    return frozenset(
+        (name, hashlib.sha256(path.read_bytes()).hexdigest()) for name, path in BUILTINS.items()
+    )
+
+
+def ensure_house_bots() -> None:
+    """The built-in bots registered as active versions of the system account (one
+    query when they already are; :func:`register_builtins` when one is missing or its
+    file changed). They count as different authors (``author_key``), so they can fill
+    a table among themselves."""
+    shipped = _house_bot_contents()
+    registered = set(
+        BotVersion.objects.filter(
+            bot__owner__is_system=True,
+            status=BotVersion.Status.ACTIVE,
+            content_id__in=[sha for _, sha in shipped],
+        ).values_list("bot__name", "content_id")
+    )
+    if not shipped <= registered:
+        register_builtins()
 
 
 def _require(user: User, permission: str) -> None:

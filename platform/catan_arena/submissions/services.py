@@ -183,6 +183,10 @@ def validate_version(version_id: int) -> str | None:
         raise ValidationUnavailable(verdict.reason)
     status = Status.ACTIVE if verdict.valid else Status.REJECTED
     _set_status(version_id, status, verdict.text())
+    if status == Status.ACTIVE:  # a newcomer wakes the ladder at once (even a settled one)
+        from catan_arena.ladder.services import fill_ladder_on_commit
+
+        fill_ladder_on_commit()
     return str(status)
 
 

@@ -1,8 +1,10 @@
 """``manage.py ladder``: show the ladder; ``--games N`` first plays N ladder games.
 
 Embedded default: the games are made by the same matchmaker beat runs in server mode
-and played here on local workers (each bot in its own sandboxed process). Server mode:
-the matchmaker runs on beat; this command only shows the table."""
+(at full speed, even on a settled ladder; the house bots join unless
+``CATAN_ARENA_HOUSE_BOTS_ON_LADDER`` is off) and played here on local workers (each bot
+in its own sandboxed process). Server mode: the matchmaker runs on beat and tops up as
+matches finish; this command only shows the table and the ladder's pace."""
 
 from __future__ import annotations
 
@@ -16,10 +18,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from catan_arena.ladder.models import LadderSettings
+from catan_arena.ladder.pace import FULL
+from catan_arena.ladder.selectors import matchmaker_matches, pace
 from catan_arena.ladder.services import fill_ladder
 from catan_arena.matches.embedded import default_processes, run_embedded
+from catan_arena.matches.models import Match
 from catan_arena.ratings.selectors import ladder, provisional
-from catan_arena.submissions.services import register_builtins
 
 
 class Command(BaseCommand):
@@ -37,7 +41,6 @@ class Command(BaseCommand):
         if games and not settings.EMBEDDED:
             raise CommandError("in server mode the ladder plays on the workers (beat)")
         if games:
-            register_builtins()
             self._play(games, options["processes"] or default_processes(), console)
         self._print(console)
 
@@ -49,12 +52,13 @@ class Command(BaseCommand):
         with Progress(*columns, TimeElapsedColumn(), console=console) as bar:
             task = bar.add_task("games", total=games)
             while played < games:
-                made = fill_ladder()
-                if not made:
+                fill_ladder(full_speed=True)  # finished matches top it up too (on commit)
+                queued = matchmaker_matches().filter(status=Match.Status.QUEUED).order_by("id")
+                ids = list(queued.values_list("pk", flat=True)[: games - played])
+                if not ids:
                     raise CommandError("no table can be made: 3 bots of different authors needed")
-                made = made[: games - played]
-                run_embedded([m.pk for m in made], processes, lambda *_: bar.advance(task))
-                played += len(made)
+                run_embedded(ids, processes, lambda *_: bar.advance(task))
+                played += len(ids)
 
     def _print(self, console: Console) -> None:
         table = Table(title="Ladder")
@@ -74,3 +78,17 @@ class Command(BaseCommand):
             )
         console.print(table)
         console.print("Elo marked ? is provisional (fewer than 20 games: a larger K).")
+        settings_row = LadderSettings.current()
+        now = pace(settings_row)
+        if settings_row.paused:
+            console.print("The ladder is paused.")
+        elif now.mode == FULL:
+            console.print(
+                f"Pace: full speed ({now.waiting} version(s) under "
+                f"{settings_row.settled_games} games)."
+            )
+        else:
+            console.print(
+                f"Pace: settled, in the background (one match per "
+                f"{settings_row.background_interval_seconds:g} s)."
+            )
