@@ -85,14 +85,20 @@ def still_alive(pids: dict[int, str]) -> list[int]:
 class ServeTree:
     """``manage.py serve --port PORT`` in a session of its own (like a terminal's job)."""
 
-    def __init__(self, data: Path, port: int | None = None, *args: str, **extra: str) -> None:
+    def __init__(
+        self, data: Path, port: int | None = None, *args: str, make: bool = False, **extra: str
+    ) -> None:
+        """``make``: exactly the README's ``make serve PORT=N`` (no other arguments)."""
         self.data = data
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = Path(tempfile.mkstemp(prefix="serve-", suffix=".log")[1])
+        command = [sys.executable, "manage.py", "serve", "--port", str(self.port), *args]
+        if make:
+            command = ["make", "--no-print-directory", "serve", f"PORT={self.port}"]
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "serve", "--port", str(self.port), *args],
+                command,
                 cwd=ROOT,
                 env=embedded_env(data, **extra),
                 stdout=out,

@@ -13,4 +13,7 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-secret")
 # (``settings.HOUSE_BOTS_ON_LADDER = True``; for a worker, the variable set to true).
 os.environ.setdefault("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", "false")
 
+# Sign-up tests expect plain accounts: the first-account rule is tested where it is asked.
+os.environ.setdefault("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", "false")
+
 from catan_arena.settings import *  # noqa: F403

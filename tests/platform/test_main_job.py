@@ -43,7 +43,7 @@ def test_the_main_job_runs_a_round_robin_of_the_builtins(tmp_path: Path) -> None
     for bot in ("search v1", "heuristic v1", "random v1"):
         assert bot in out
     assert "3 games finished, 0 failed" in out
-    assert "manage.py runserver" in out and "http://127.0.0.1:8000/tournaments/" in out
+    assert "Next: make serve" in out and "http://127.0.0.1:8000/tournaments/" in out
 
     db = sqlite3.connect(tmp_path / "db.sqlite3")  # the embedded default's own database
     rows = db.execute("SELECT status, sandbox_tier FROM matches_match").fetchall()

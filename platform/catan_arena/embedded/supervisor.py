@@ -9,12 +9,14 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from types import FrameType
 
 from django.conf import settings
@@ -28,6 +30,7 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.5
 STOP_GRACE_SECONDS = 20.0
 """How long children get to put their work back and exit before SIGKILL."""
+WEB_READY_SECONDS = 60.0
 RESTARTS_PER_MINUTE = 5
 """A worker that dies more often than this is left dead (and the console says so)."""
 
@@ -94,6 +97,7 @@ class Supervisor:
             self.web = self._start_web()
             for child in self.children:
                 child.start()
+            self._wait_for_web()
             self._announce()
             return self._watch()
         finally:
@@ -118,6 +122,7 @@ class Supervisor:
 
     def _start_web(self) -> subprocess.Popen[bytes]:
         platform_dir = settings.BASE_DIR / "platform"
+        Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)  # whitenoise looks there
         command = [
             sys.executable, "-m", "gunicorn", "catan_arena.wsgi",
             "--pythonpath", str(platform_dir),
@@ -127,6 +132,18 @@ class Supervisor:
             "--log-level", "warning",
         ]  # fmt: skip
         return subprocess.Popen(command, cwd=settings.BASE_DIR, preexec_fn=_web_dies_with_us)
+
+    def _wait_for_web(self) -> None:
+        """Announce the address only once it answers."""
+        deadline = time.monotonic() + WEB_READY_SECONDS
+        while time.monotonic() < deadline and not self.stopping:
+            if self.web is not None and self.web.poll() is not None:
+                raise ServeRefused(f"the web server did not start (exit {self.web.returncode})")
+            try:
+                socket.create_connection((self.options.host, self.options.port), 0.5).close()
+                return
+            except OSError:
+                time.sleep(0.1)
 
     def _announce(self) -> None:
         url = f"http://{self.options.host}:{self.options.port}/"

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from catan_arena.accounts.models import User
+from catan_arena.accounts.services import welcome_new_account
 from catan_arena.accounts.tokens import TokenError, create_token, revoke_token
 from catan_arena.core import throttle
 
@@ -62,6 +63,10 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if welcome_new_account(user):
+            messages.success(
+                request, "you are this platform's first account: you may organize tournaments"
+            )
         return redirect("web:home")
     return render(request, "web/sign_up.html", {"form": form})
 

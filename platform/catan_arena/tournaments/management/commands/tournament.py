@@ -220,8 +220,9 @@ class Command(BaseCommand):
             f"pair imbalance {tournament.pair_imbalance} (0: every pair met equally often); "
             "strength: Plackett–Luce log-strength; entries of one tier are statistically tied"
         )
-        console.print(
-            "See it in a browser: [bold].venv/bin/python manage.py runserver[/] and open "
-            f"http://127.0.0.1:8000/tournaments/{tournament.pk}/ (the admin at /admin/, "
-            "with an account from .venv/bin/python manage.py createsuperuser)"
-        )
+        if settings.EMBEDDED:
+            console.print(
+                "Next: [bold]make serve[/] runs the whole platform (the site, the ladder, "
+                "uploads, tournaments) and shows this one at "
+                f"http://127.0.0.1:8000/tournaments/{tournament.pk}/"
+            )

@@ -1,0 +1,78 @@
+"""Validation never waits behind matches (server mode, real Redis and ``celery worker``
+processes): with every match slot held by a slow match, an upload sent to the
+validation queue is validated by the worker reserved for it within 15 s. The control:
+one worker consuming both queues, busy with the same match, leaves it waiting."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from catan_arena.accounts.models import User
+from catan_arena.core.queues import MATCH_QUEUE, VALIDATION_QUEUE
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.services import upload_version
+from tests.platform.celery_worker import CeleryWorker, wait_for
+from tests.platform.conftest import VALID_BOT
+
+pytestmark = pytest.mark.django_db(transaction=True)
+VALIDATED_WITHIN = 15.0
+SLOW = VALID_BOT.replace(
+    b"        legal = observation.legal_actions\n",
+    b"        import time\n        time.sleep(0.3)\n        legal = observation.legal_actions\n",
+)
+"""0.3 s of wall clock a decision: a match that holds its worker for minutes."""
+
+
+def hold_the_match_slot(owner: User, worker: CeleryWorker) -> Match:
+    versions = []
+    for n in range(3):
+        version = upload_version(owner, f"slow-{n}", "slow.py", SLOW + f"# {n}\n".encode()).version
+        BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)
+        versions.append(BotVersion.objects.get(pk=version.pk))
+    match = create_match(versions, limits=MatchLimits(1.0, 5.0))
+    wait_for(lambda: status(match) == "running", 60, "the slow match to start", worker)
+    return match
+
+
+def status(row: Match | BotVersion) -> str:
+    row.refresh_from_db(fields=["status"])
+    return str(row.status)
+
+
+def seconds_to_verdict(owner: User, worker: CeleryWorker, limit: float) -> float | None:
+    """Upload a valid bot; seconds until its verdict, or None if none within ``limit``."""
+    version = upload_version(owner, "fresh", "fresh.py", VALID_BOT).version
+    sent = time.monotonic()
+    while time.monotonic() - sent < limit:
+        if status(version) in ("active", "rejected"):
+            return time.monotonic() - sent
+        time.sleep(0.1)
+    return None
+
+
+def test_an_upload_is_validated_while_every_match_slot_is_busy(
+    server_mode: dict[str, str], workers: list[Any], author: User
+) -> None:
+    matches = CeleryWorker(server_mode, concurrency=1, queues=MATCH_QUEUE)
+    validator = CeleryWorker(server_mode, concurrency=1, queues=VALIDATION_QUEUE)
+    workers.extend([matches, validator])
+    match = hold_the_match_slot(author, matches)
+    took = seconds_to_verdict(author, validator, 60.0)
+    assert took is not None and took < VALIDATED_WITHIN, validator.output()[-3000:]
+    assert status(match) == "running"  # the slot was busy the whole time
+    assert BotVersion.objects.get(bot__name="fresh").status == "active"
+
+
+def test_control_without_reserved_capacity_the_upload_waits(
+    server_mode: dict[str, str], workers: list[Any], author: User
+) -> None:
+    only = CeleryWorker(server_mode, concurrency=1)  # both queues, one process
+    workers.append(only)
+    match = hold_the_match_slot(author, only)
+    assert seconds_to_verdict(author, only, VALIDATED_WITHIN) is None
+    assert status(match) == "running"
