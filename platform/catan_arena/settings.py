@@ -15,6 +15,7 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from arena_runner.validation_policy import DECISION_SECONDS, TIME_BANK_SECONDS, UPLOAD_CAPS
 from catan_arena.core.queues import MATCH_QUEUE
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -193,10 +194,13 @@ STORAGES = {
     },
 }
 
-# Uploads: the whole file is checked in memory (it is small by the caps below).
-UPLOAD_MAX_BYTES = positive_int("CATAN_ARENA_UPLOAD_MAX_BYTES", 4 << 20)
-UPLOAD_UNPACKED_MAX_BYTES = positive_int("CATAN_ARENA_UNPACKED_MAX_BYTES", 32 << 20)
-UPLOAD_MAX_FILES = positive_int("CATAN_ARENA_UPLOAD_MAX_FILES", 200)
+# Uploads: the whole file is checked in memory (it is small by the caps below). The
+# defaults are validation's (arena_runner.validation_policy), as `catan-arena validate`.
+UPLOAD_MAX_BYTES = positive_int("CATAN_ARENA_UPLOAD_MAX_BYTES", UPLOAD_CAPS.archive_bytes)
+UPLOAD_UNPACKED_MAX_BYTES = positive_int(
+    "CATAN_ARENA_UNPACKED_MAX_BYTES", UPLOAD_CAPS.unpacked_bytes
+)
+UPLOAD_MAX_FILES = positive_int("CATAN_ARENA_UPLOAD_MAX_FILES", UPLOAD_CAPS.files)
 DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + (1 << 20)
 FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + (1 << 20)
 FILE_UPLOAD_HANDLERS = [
@@ -206,13 +210,12 @@ FILE_UPLOAD_HANDLERS = [
 ]
 
 # Matches.
-MATCH_DECISION_SECONDS = positive_float("CATAN_ARENA_DECISION_SECONDS", 1.0)
-MATCH_TIME_BANK_SECONDS = env.float("CATAN_ARENA_TIME_BANK_SECONDS", default=10.0)
+MATCH_DECISION_SECONDS = positive_float("CATAN_ARENA_DECISION_SECONDS", DECISION_SECONDS)
+MATCH_TIME_BANK_SECONDS = env.float("CATAN_ARENA_TIME_BANK_SECONDS", default=TIME_BANK_SECONDS)
 MATCH_MAX_ATTEMPTS = positive_int("CATAN_ARENA_MATCH_ATTEMPTS", 3)
 MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
 """Seconds past a match's own time budget before a running match counts as lost."""
 WARM_SANDBOXES = env.int("CATAN_ARENA_WARM_SANDBOXES", default=4)
-VALIDATION_SEED = env.int("CATAN_ARENA_VALIDATION_SEED", default=1)
 HOUSE_BOTS_ON_LADDER = strict_bool("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", default=True)
 """The built-in bots are on the ladder from the first start (the matchmaker registers them)."""
 
@@ -223,6 +226,9 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # Celery (server mode). No broker: the embedded default, which never imports a broker.
 CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="")
 EMBEDDED = not CELERY_BROKER_URL
+FIRST_ACCOUNT_ORGANIZES = strict_bool("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", default=EMBEDDED)
+"""The first account signed up may organize tournaments (on by default on the embedded
+default, one person's own platform; a server grants the role in the admin)."""
 FIRST_ACCOUNT_ORGANIZES = strict_bool("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", default=EMBEDDED)
 """The first account signed up may organize tournaments (on by default on the embedded
 default, one person's own platform; a server grants the role in the admin)."""

@@ -26,16 +26,28 @@ def on_commit_validate(version_id: int) -> None:
     )
 
 
+HARD_AFTER_SOFT = 30
+"""Seconds between a match task's soft time limit (the attempt is voided) and its hard
+one (the pool process is killed): time to void and re-queue it."""
+
+
+def task_limits(budget: float) -> tuple[int, int]:
+    """A match task's (soft, hard) time limits for a match of ``budget`` seconds
+    (:func:`catan_arena.matches.services.match_budget`)."""
+    soft = math.ceil(budget)
+    return soft, soft + HARD_AFTER_SOFT
+
+
 def on_commit_play(match_id: int, budget: float) -> None:
     """Queue a match (server mode), with soft and hard time limits from its budget."""
     if settings.EMBEDDED:
         return
     from catan_arena.celery import app
 
-    soft = math.ceil(budget)
+    soft, hard = task_limits(budget)
     transaction.on_commit(
         lambda: app.send_task(
-            PLAY_TASK, (match_id,), queue=MATCH_QUEUE, soft_time_limit=soft, time_limit=soft + 30
+            PLAY_TASK, (match_id,), queue=MATCH_QUEUE, soft_time_limit=soft, time_limit=hard
         )
     )
 

@@ -28,7 +28,7 @@ from django.db import (
 from django.utils import timezone
 
 from arena_runner import MatchResult
-from arena_runner.match import game_budget
+from arena_runner.match import game_budget, worst_case_seconds
 from catan_arena.core import dispatch
 from catan_arena.matches.live import LiveFeed
 from catan_arena.matches.models import Match, MatchSeat
@@ -42,7 +42,8 @@ log = logging.getLogger(__name__)
 Status = Match.Status
 DONE = (Status.FINISHED, Status.FAILED, Status.VOID)
 TASK_MARGIN = 30.0
-"""Seconds of a match task's soft time limit beyond the seats' own game budgets."""
+"""Seconds of a match task's soft time limit beyond what its bots may take (the engine,
+the autopilot of forfeited seats, the replay and its record)."""
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,11 @@ class MatchLimits:
 
 
 def match_budget(players: int, game_seconds: float) -> float:
-    """A match's soft time limit: every seat's game budget, plus the engine's share."""
-    return players * game_seconds + TASK_MARGIN
+    """A match's soft time limit (and its claim's deadline, before the margin): the
+    longest its bots can make it last — every seat's start-up and end plus its whole
+    wall-clock budget (:func:`arena_runner.match.worst_case_seconds`) — plus the
+    engine's share, so seats using every allowance finish as an ordinary game."""
+    return worst_case_seconds(players, game_seconds) + TASK_MARGIN
 
 
 def create_match(
