@@ -78,21 +78,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     validate = sub.add_parser(
-        "validate", help="check a bot file the way the platform does on upload"
+        "validate",
+        help="check a bot exactly as the platform does on upload (same caps, clock, games)",
     )
-    validate.add_argument("file", help="the bot file (.py)")
+    validate.add_argument("file", help="the bot: a .py file, a package folder or a .zip")
     validate.add_argument(
         "--sandbox-tier",
         choices=["FULL", "BWRAP_NO_LANDLOCK", "NO_NAMESPACES", "NO_LANDLOCK", "NONE"],
         help="sandbox tier (default: the strongest the host supports)",
     )
-    validate.add_argument("--seed", type=int, default=0, help="seed of the smoke game")
     validate.add_argument(
-        "--timeout",
-        type=float,
-        default=DEFAULT_DECISION_TIMEOUT,
-        metavar="SECONDS",
-        help="thinking time per decision (default %(default)s)",
+        "--seed",
+        metavar="SEED",
+        help="seed of the smoke game, as a report printed it (default: a fresh one)",
     )
 
     replay = sub.add_parser(

@@ -14,7 +14,9 @@ from arena_runner.affinity import claimed_cpu
 from arena_runner.defaults import safe_default
 from arena_runner.drivers import PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, MatchResult, placings_with_forfeits
+from arena_runner.sandbox.limits import Limits
 from arena_runner.seats import DEFAULT_MAX_STRIKES, Seat
+from arena_runner.subprocess_driver import seat_overhead_seconds
 from engine import Action, Clock, EngineError, Game, Phase, RulesConfig
 from engine.replay import record
 from engine.rng import Seed, bot_seed
@@ -30,6 +32,15 @@ typical game asks 100-300), one that sleeps cannot hold a worker for hours."""
 def game_budget(decision: float, bank: float) -> float:
     """The default wall-clock seconds one seat may spend deciding in one game."""
     return GAME_DECISIONS * decision + bank
+
+
+def worst_case_seconds(players: int, game_seconds: float, limits: Limits | None = None) -> float:
+    """The longest the bots of one game can make it last: every seat's start-up and end
+    (:func:`~arena_runner.subprocess_driver.seat_overhead_seconds`, under the sandbox's
+    ``limits``) plus its whole wall-clock budget for the game, ``game_seconds`` (each
+    decision's wall clock is capped by what is left of it). The engine's and the
+    autopilot's own work is not in it: a caller's time limit adds a margin for that."""
+    return players * (seat_overhead_seconds(limits or Limits()) + game_seconds)
 
 
 def default_autopilot() -> PlayerFactory:
@@ -90,7 +101,9 @@ def play_match(
             raise ValueError("the starting position was played under other rules")
         rng = random.Random(f"safe-default/{seed}")
         budget = game_budget(decision_timeout, time_bank) if game_seconds is None else game_seconds
-        seats = [Seat(s, d, time_bank, wall_left=budget) for s, d in enumerate(drivers)]
+        seats = [
+            Seat(s, d, time_bank, wall_left=budget, budget=budget) for s, d in enumerate(drivers)
+        ]
         pilot_factory = autopilot or default_autopilot()
 
         def take_over(seat: Seat) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from arena_runner.timeouts import TimeoutClock
 from bots.protocol import TEXT_LIMITS, clean_text
 from engine import Outcome
 from engine.replay import Replay
@@ -15,7 +16,8 @@ class FaultKind(Enum):
     """How a decision failed. Every kind but PLATFORM is the bot's fault (a strike)."""
 
     TIMEOUT = "timeout"
-    """No reply within the wall-clock cap (the process is killed), or the time bank ran out."""
+    """A clock ran out (:class:`~arena_runner.timeouts.TimeoutClock` says which): no reply
+    within a wall-clock cap (the process is killed), or the time bank ran out."""
     CRASH = "crash"
     """The bot process died (exit, signal) after its sandbox was up."""
     ERROR = "error"
@@ -46,6 +48,8 @@ class Fault:
     message: str
     detail: str = ""
     """A traceback or the end of the bot's log, when there is one."""
+    clock: TimeoutClock | None = None
+    """For a TIMEOUT: which clock ran out (the message gives its figures)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "message", clean_text(self.message, TEXT_LIMITS["message"]))
@@ -57,7 +61,7 @@ class Fault:
             "step": self.step,
             "kind": self.kind.value,
             "message": self.message,
-        }
+        } | ({} if self.clock is None else {"clock": self.clock.value})
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from arena_runner.drivers import InProcessDriver, PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, Forfeit, SeatStats
+from arena_runner.timeouts import TimeoutClock, bank_overdrawn, game_spent
 from engine import Action, BoardLayout, Clock, Observation, RulesConfig
 
 DEFAULT_MAX_STRIKES = 3
@@ -29,6 +30,8 @@ class Seat:
     platform_failed: bool = False
     wall_left: float = float("inf")
     """Wall-clock seconds the bot may still spend deciding in this game."""
+    budget: float | None = None
+    """The seat's whole wall-clock budget for the game (what ``wall_left`` started at)."""
 
     @property
     def strikes(self) -> int:
@@ -61,16 +64,17 @@ class Seat:
 
     def bank_exhausted(self, clock: Clock, cpu: float, step: int, offturn: float = 0.0) -> None:
         """Record the overdrawn bank: a TIMEOUT strike and a forfeit."""
-        message = f"time bank exhausted ({cpu:.3g} s CPU for a {clock.decision:.3g} s decision"
-        message += f", {offturn:.3g} s CPU off turn)" if offturn > 0.0005 else ")"
-        self.faults.append(Fault(self.index, step, FaultKind.TIMEOUT, message))
-        self._forfeit(step, message)
+        message = bank_overdrawn(cpu, clock.decision, offturn)
+        fault = Fault(self.index, step, FaultKind.TIMEOUT, message, clock=TimeoutClock.BANK)
+        self.faults.append(fault)
+        self._forfeit(step, fault.message)
 
     def wall_exhausted(self, step: int) -> None:
         """Record the spent per-game wall-clock budget: a TIMEOUT strike and a forfeit."""
-        message = "wall clock for the game exhausted (its decisions took the whole budget)"
-        self.faults.append(Fault(self.index, step, FaultKind.TIMEOUT, message))
-        self._forfeit(step, message)
+        message = game_spent(self.budget)
+        fault = Fault(self.index, step, FaultKind.TIMEOUT, message, clock=TimeoutClock.GAME)
+        self.faults.append(fault)
+        self._forfeit(step, fault.message)
 
     def _forfeit(self, step: int, reason: str) -> None:
         if self.forfeit is None:

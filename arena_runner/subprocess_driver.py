@@ -20,7 +20,16 @@ from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.result import Fault, FaultKind
 from arena_runner.sandbox.launch import BOT_MOUNT
+from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import Tier
+from arena_runner.timeouts import (
+    TimeoutClock,
+    decision_cpu,
+    decision_wall,
+    end_of_game,
+    game_spent,
+    start_up,
+)
 from arena_runner.workdir import disk_usage, make_workdir, remove_workdir
 from bots.protocol import (
     PROTOCOL_VERSION,
@@ -54,6 +63,13 @@ WALL_CAP_FACTOR = 3.0
 """A decision is killed after ``3 x decision time + bank`` seconds of wall clock."""
 
 Spawner = Callable[[Path], BotProcess]
+
+
+def seat_overhead_seconds(limits: Limits) -> float:
+    """The most one seat's process may take outside its decisions in one game: its
+    sandbox coming up, importing the bot and ``on_game_start``, the end-of-game message,
+    then exiting (stdin closed) and its log drained."""
+    return limits.spawn_seconds + limits.import_seconds + DEFAULT_END_TIMEOUT + 2 * EXIT_GRACE
 
 
 class SubprocessDriver:
@@ -107,6 +123,8 @@ class SubprocessDriver:
         """The bot's CPU time when it last stopped deciding (for off-turn CPU)."""
         self._cpu_needed = 0
         """RLIMIT_CPU seconds a game needs (set by :meth:`prepare_game`)."""
+        self._game_budget: float | None = None
+        """The seat's wall-clock budget for the game (set by :meth:`prepare_game`)."""
         self._cpu_limit = policy.limits.cpu_seconds
         """RLIMIT_CPU of the current process."""
         self.launch()
@@ -170,6 +188,7 @@ class SubprocessDriver:
         wall-clock budget for the game): a reused process whose RLIMIT_CPU could not cover
         that on top of what it has used is replaced by a fresh one (whose limit does)."""
         self._cpu_needed = math.ceil(cpu_seconds) + CPU_LIMIT_MARGIN
+        self._game_budget = cpu_seconds
         proc = self._proc
         if (
             proc is not None
@@ -259,7 +278,7 @@ class SubprocessDriver:
         message = start_message(
             seat, config.to_dict(), layout.to_dict(), seed, observation_data, bot
         )
-        reply = self._request(message, self.policy.limits.import_seconds, step)
+        reply = self._request(message, self.policy.limits.import_seconds, step, TimeoutClock.START)
         if isinstance(reply, Fault):
             return reply
         if reply["type"] != "ready":
@@ -308,7 +327,9 @@ class SubprocessDriver:
         self.last_cpu = 0.0
         data = self._stream.encode(observation)
         data["clock"] = clock.to_dict()
-        reply = self._request(act_message(data), clock.decision + clock.bank, step, clock)
+        reply = self._request(
+            act_message(data), clock.decision + clock.bank, step, TimeoutClock.BANK, clock
+        )
         if isinstance(reply, Fault):
             return reply
         if reply["type"] != "action":
@@ -326,19 +347,27 @@ class SubprocessDriver:
         if not self.alive:
             return None
         data = self._stream.encode(observation)
-        reply = self._request(end_message(data, outcome.to_dict()), self.end_timeout, step)
+        message = end_message(data, outcome.to_dict())
+        reply = self._request(message, self.end_timeout, step, TimeoutClock.END)
         self.pause()
         if isinstance(reply, Fault):
             return reply
         return None if reply["type"] == "bye" else self._unexpected(reply, "bye", step)
 
     def _request(
-        self, message: Message, budget: float, step: int, clock: Clock | None = None
+        self,
+        message: Message,
+        budget: float,
+        step: int,
+        limit: TimeoutClock,
+        clock: Clock | None = None,
     ) -> Message | Fault:
         """Send one message and read the one reply; an ``error`` reply becomes a fault.
 
-        ``budget`` is CPU time: the bot may take up to ``budget`` seconds of CPU and, when
-        a ``clock`` is given, ``3 x decision + bank`` seconds of wall clock."""
+        ``budget`` is CPU time: the bot may take up to ``budget`` seconds of CPU (the
+        clock ``limit`` names) and, when a ``clock`` is given, ``3 x decision + bank``
+        seconds of wall clock (:attr:`TimeoutClock.DECISION`), or what is left of the
+        game's wall-clock budget if less (:attr:`TimeoutClock.GAME`)."""
         proc, reader = self._proc, self._reader
         if proc is None or reader is None or proc.popen.stdin is None:
             return self._fault(step, FaultKind.CRASH, "the bot process is not running")
@@ -349,11 +378,14 @@ class SubprocessDriver:
         seq = message["seq"] = int.from_bytes(os.urandom(4), "little")
         began, cpu0 = time.monotonic(), proc.cpu()
         self.last_offturn_cpu = max(0.0, cpu0 - self.cpu_mark) if clock is not None else 0.0
-        cap = budget if clock is None else WALL_CAP_FACTOR * clock.decision + clock.bank
-        wall = "wall clock per decision"
-        if clock is not None and clock.game is not None and clock.game < cap:
-            cap, wall = max(clock.game, 0.0), "wall clock left for the game"
+        cap, wall = budget, limit
+        if clock is not None:
+            cap, wall = WALL_CAP_FACTOR * clock.decision + clock.bank, TimeoutClock.DECISION
+            if clock.game is not None and clock.game < cap:
+                cap, wall = max(clock.game, 0.0), TimeoutClock.GAME
         deadline = began + min(budget, cap)
+        ran_out: tuple[TimeoutClock, str] | None = None
+        line = b""
         try:
             write_all(proc.popen.stdin.fileno(), encode(message), began + cap, then=proc.thaw)
             while True:
@@ -363,24 +395,26 @@ class SubprocessDriver:
                 except PipeTimeout:
                     used, now = proc.cpu() - cpu0, time.monotonic()
                     if used >= budget:
-                        raise PipeTimeout(
-                            f"used {used:.3g} s of CPU, its {budget:.3g} s "
-                            "(CPU per decision + time bank)"
-                        ) from None
+                        ran_out = self._timeout(limit, budget, clock, used)
+                        break
                     if now >= began + cap:
-                        raise PipeTimeout(f"no reply within {cap:.3g} s ({wall})") from None
+                        ran_out = self._timeout(wall, cap, clock)
+                        break
                     deadline = min(began + cap, now + max(budget - used, 0.001))
-        except PipeTimeout as exc:
-            self.last_cpu = max(0.0, proc.cpu() - cpu0)
-            self._release(graceful=False)
-            return self._fault(step, FaultKind.TIMEOUT, str(exc) or f"no reply within {cap:.3g} s")
+        except PipeTimeout:  # the write did not get through in time
+            ran_out = self._timeout(wall, cap, clock)
         except PipeClosed:
             self.last_cpu = max(0.0, proc.cpu() - cpu0)
             return self._crashed(step)
         except LineTooLong:
             self._release(graceful=False)
-            limit = self.policy.limits.message_bytes
-            return self._fault(step, FaultKind.GARBAGE, f"a reply longer than {limit} bytes")
+            limit_bytes = self.policy.limits.message_bytes
+            return self._fault(step, FaultKind.GARBAGE, f"a reply longer than {limit_bytes} bytes")
+        if ran_out is not None:
+            which, text = ran_out
+            self.last_cpu = max(0.0, proc.cpu() - cpu0)
+            self._release(graceful=False)
+            return self._fault(step, FaultKind.TIMEOUT, text, clock=which)
         self.cpu_mark = proc.cpu()
         self.last_cpu = self.cpu_mark - cpu0
         overfull = self._tmp_overfull(proc)
@@ -426,11 +460,32 @@ class SubprocessDriver:
         message = f"expected a {expected!r} reply, got {reply['type']!r}"
         return self._fault(step, FaultKind.GARBAGE, message)
 
-    def _fault(self, step: int, kind: FaultKind, message: str, detail: str = "") -> Fault:
+    def _timeout(
+        self, which: TimeoutClock, seconds: float, clock: Clock | None, used: float | None = None
+    ) -> tuple[TimeoutClock, str]:
+        """Which clock ran out and its message (``seconds``: that clock's figure)."""
+        if which is TimeoutClock.DECISION and clock is not None:
+            return which, decision_wall(seconds, clock.decision, clock.bank)
+        if which is TimeoutClock.BANK and clock is not None:
+            return which, decision_cpu(used or seconds, clock.decision, clock.bank)
+        if which is TimeoutClock.GAME:
+            return which, game_spent(self._game_budget, seconds)
+        if which is TimeoutClock.START:
+            return which, start_up(seconds, used)
+        return which, end_of_game(seconds)
+
+    def _fault(
+        self,
+        step: int,
+        kind: FaultKind,
+        message: str,
+        detail: str = "",
+        clock: TimeoutClock | None = None,
+    ) -> Fault:
         """A fault, its texts naming the author's own files rather than where the sandbox
         shows them (``/bot/x.py`` becomes the path the bot was given as)."""
         own = self.path if self.path.is_dir() else self.path.parent
         seen_as = f"{BOT_MOUNT}/"
         message = message.replace(seen_as, f"{own}/")
         detail = detail.replace(seen_as, f"{own}/")
-        return Fault(self._seat, step, kind, message, detail)
+        return Fault(self._seat, step, kind, message, detail, clock)

@@ -1,7 +1,10 @@
 """Validate a bot the way the platform does on upload, and ``catan-arena validate`` does
-locally: import it in its own sandboxed process (it must define exactly one ``Player``),
-then play one smoke game against three trusted ``random`` bots. The verdict says, in
-plain words, what failed (with the traceback tail) or how the smoke game went."""
+locally — both call :func:`validate_bot` under a
+:class:`~arena_runner.validation_policy.ValidationPolicy`: the file is checked against the
+package caps (:func:`bots.package.check_package`), imported in its own sandboxed process
+(it must define exactly one ``Player``), then plays the policy's smoke game(s) against
+trusted ``random`` bots under the policy's clock. The verdict says, in plain words, what
+failed (with the traceback tail) or how the smoke games went."""
 
 from __future__ import annotations
 
@@ -13,81 +16,132 @@ from arena_runner.drivers import InProcessDriver
 from arena_runner.match import play_match
 from arena_runner.result import Fault, FaultKind
 from arena_runner.runner import BotRunner
+from arena_runner.subprocess_driver import SubprocessDriver
+from arena_runner.validation_policy import ValidationPolicy, smoke_seat, smoke_seeds
+from bots.package import BotPackageError, check_package, upload_bytes
 from bots.registry import load_player_class
-from engine import Game, RulesConfig
-from engine.rng import bot_seed
+from engine import Game
+from engine.rng import Seed, bot_seed
 
-OPPONENT = "random"
 TRACEBACK_LINES = 15
 LOG_LINES = 10
+PACKAGE = "package"
+"""The kind of a verdict on a file refused before it runs (caps, encoding, no bot.py)."""
 
 
 @dataclass(frozen=True)
 class Verdict:
     """``valid`` True (passed), False (the bot failed) or None (the sandbox failed: no
-    verdict). ``reason`` is one line in plain words; ``detail`` a traceback tail or log;
-    ``report`` the lines of a passing bot's report."""
+    verdict). ``reason`` is one line in plain words; ``kind`` what failed (``package``,
+    or a fault kind: ``error``, ``timeout``, ``crash``...); ``detail`` a traceback tail
+    or log; ``report`` the lines of a passing bot's report."""
 
     valid: bool | None
     reason: str = ""
     detail: str = ""
     report: tuple[str, ...] = field(default_factory=tuple)
     name: str = ""
+    kind: str = ""
 
     def text(self) -> str:
         """The verdict as the multi-line report shown to the bot's author."""
         if self.valid:
             return "\n".join(self.report)
         lines = [f"reason: {self.reason}"]
+        if self.kind:
+            lines.append(f"kind: {self.kind}")
+        lines += list(self.report)
         if self.detail:
             lines += ["details:", *(f"  {line}" for line in self.detail.splitlines())]
         return "\n".join(lines)
 
 
 def validate_bot(
-    path: Path, runner: BotRunner, *, seed: int = 1, decision_timeout: float = 5.0
+    path: Path, runner: BotRunner, *, seed: Seed, policy: ValidationPolicy | None = None
 ) -> Verdict:
-    """Import ``path`` (file, folder or zip) in a sandbox of ``runner`` and play the smoke
-    game ``seed`` with it in seat ``seed % 4``. The runner is left open."""
-    config = RulesConfig()
-    seat = seed % config.players
+    """Check ``path`` (file, folder or zip) against ``policy``'s package caps, import it
+    in a sandbox of ``runner`` and play the smoke game(s) from ``seed`` with it. The
+    runner is left open."""
+    policy = policy or ValidationPolicy()
+    try:
+        filename, data = upload_bytes(path)
+        check_package(filename, data, policy.package)
+    except (BotPackageError, OSError) as exc:
+        return Verdict(False, _package_problem(exc), kind=PACKAGE)
     candidate = runner.driver(path)
+    limits = policy.limits_text()
+    lines = [f"sandbox: tier {runner.tier.name}", limits]
+    for game_seed in smoke_seeds(seed, policy.smoke_games):
+        verdict = _smoke_game(candidate, game_seed, policy)
+        if verdict.valid is not True:
+            return Verdict(
+                verdict.valid,
+                verdict.reason,
+                verdict.detail,
+                (limits, f"smoke game: seed {game_seed}"),
+                candidate.name,
+                verdict.kind,
+            )
+        lines += verdict.report
+    return Verdict(True, report=tuple(lines), name=candidate.name)
+
+
+def _smoke_game(candidate: SubprocessDriver, seed: Seed, policy: ValidationPolicy) -> Verdict:
+    """One smoke game: the candidate in its seat, ``policy.opponent`` in the others."""
+    config = policy.rules
+    seat = smoke_seat(seed, config.players)
     game = Game.new(config, seed)
     observation = game.observe(seat, with_legal=False)
     fault = candidate.start(seat, config, game.layout, bot_seed(seed, seat), observation)
     if fault is not None and fault.kind is FaultKind.PLATFORM:
         return Verdict(None, f"the sandbox failed (not the bot's fault): {fault.message}")
     if fault is not None:
-        return Verdict(False, load_problem(fault), _tail(fault.detail, TRACEBACK_LINES))
-    opponent = load_player_class(OPPONENT)
+        detail = _tail(fault.detail, TRACEBACK_LINES)
+        return Verdict(False, load_problem(fault), detail, kind=fault.kind.value)
+    opponent = load_player_class(policy.opponent)
     drivers = [
-        candidate if s == seat else InProcessDriver(opponent, OPPONENT)
+        candidate if s == seat else InProcessDriver(opponent, policy.opponent)
         for s in range(config.players)
     ]
-    result = play_match(config, seed, drivers, decision_timeout=decision_timeout)
+    result = play_match(
+        config,
+        seed,
+        drivers,
+        decision_timeout=policy.decision_seconds,
+        time_bank=policy.time_bank_seconds,
+        game_seconds=policy.game_budget,
+    )
     if result.voided:
         return Verdict(None, f"the sandbox failed (not the bot's fault): {result.voided}")
     faults, stats = result.faults[seat], result.stats[seat]
     log = result.logs[seat] if result.logs else ""
     if faults:
         first = faults[0]
-        reason = f"{explain(first, decision_timeout)} (at step {first.step})"
+        reason = f"{explain(first)} (at step {first.step})"
         if len(faults) > 1:
             reason += f"; {len(faults)} faults in the smoke game"
-        return Verdict(False, reason, _tail(first.detail, TRACEBACK_LINES), name=candidate.name)
+        detail = _tail(first.detail, TRACEBACK_LINES)
+        return Verdict(False, reason, detail, kind=first.kind.value)
     outcome = result.outcome
+    others = config.players - 1
     lines = [
-        f"sandbox: tier {runner.tier.name}",
-        f"smoke game: seed {seed}, seat {seat} against 3 {OPPONENT} bots, "
+        f"smoke game: seed {seed}, seat {seat} against {others} {policy.opponent} bots, "
         f"{outcome.turns} turns, placed {result.placings[seat]} "
         f"with {outcome.points[seat]} points",
         f"decisions: {stats.decisions}, mean {1000 * stats.mean:.2f} ms, "
-        f"max {1000 * stats.max:.2f} ms (limit {decision_timeout:g} s each)",
+        f"max {1000 * stats.max:.2f} ms, {stats.total:.3g} s in all "
+        f"(limits {policy.decision_seconds:g} s each, {policy.game_budget:g} s per game)",
     ]
     if log:
         lines.append(f"output: the bot printed {len(log)} characters; the last lines:")
         lines += [f"  | {line}" for line in _tail(log, LOG_LINES).splitlines()]
-    return Verdict(True, report=tuple(lines), name=candidate.name)
+    return Verdict(True, report=tuple(lines))
+
+
+def _package_problem(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        return f"the bot cannot be read: {exc.strerror or exc}"
+    return f"the upload is refused: {exc}"
 
 
 def load_problem(fault: Fault) -> str:
@@ -99,14 +153,16 @@ def load_problem(fault: Fault) -> str:
     elif found:
         message += " (keep one Player subclass per file; helpers need not subclass Player)"
     elif fault.kind is not FaultKind.ERROR:
-        message = explain(fault, 0.0)
+        message = explain(fault)
     return message
 
 
-def explain(fault: Fault, timeout: float) -> str:
-    """One fault in plain words."""
+def explain(fault: Fault) -> str:
+    """One fault in plain words (a time-out names the clock that ran out; its message
+    has the figures and what to change)."""
     if fault.kind is FaultKind.TIMEOUT:
-        return f"it ran out of time ({timeout:g} s per decision): {fault.message}"
+        which = f" ({fault.clock.label})" if fault.clock is not None else ""
+        return f"it ran out of time{which}: {fault.message}"
     if fault.kind is FaultKind.RESOURCE:
         return f"it hit a resource limit: {fault.message}"
     if fault.kind is FaultKind.PLATFORM:

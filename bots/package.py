@@ -7,15 +7,21 @@ archive's size, the unpacked size and the number of files; no absolute paths, no
 no links or special files, no duplicate names; sizes counted while extracting (a zip
 header can lie), so a zip bomb stops at the cap. Every refusal is a
 :class:`BotPackageError` saying why, and leaves nothing behind.
+
+:func:`check_package` is the check of an upload's bytes (the platform's upload and
+``catan-arena validate`` both run it): the size cap, a ``.py`` file that is UTF-8 source,
+or a ``.zip`` that unpacks within the caps to a package whose ``bot.py`` is.
 """
 
 from __future__ import annotations
 
+import io
 import shutil
 import stat
+import tempfile
 import zipfile
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 from bots.registry import BotLoadError
 
@@ -25,6 +31,10 @@ ENTRY = "bot.py"
 
 class BotPackageError(BotLoadError):
     """A bot package is refused; the message says why in plain words."""
+
+
+class PackageTooLarge(BotPackageError):
+    """The file is over the upload size cap (a server answers 413)."""
 
 
 @dataclass(frozen=True)
@@ -109,3 +119,65 @@ def _extract(
                         f"unpacks to more than {limits.unpacked_bytes} bytes (a zip bomb?)"
                     )
                 out.write(chunk)
+
+
+def check_package(filename: str, data: bytes, limits: PackageLimits) -> str:
+    """The kind (``py`` or ``zip``) of an acceptable upload named ``filename`` with the
+    bytes ``data``; :class:`BotPackageError` (:class:`PackageTooLarge` for the size cap)
+    saying why otherwise. Nothing is imported or run."""
+    if len(data) > limits.archive_bytes:
+        raise PackageTooLarge(
+            f"the file is {len(data):,} bytes; uploads are limited to {limits.archive_bytes:,}"
+        )
+    if not data:
+        raise BotPackageError("the file is empty")
+    suffix = PurePath(filename).suffix.lower()
+    if suffix == ".py":
+        _check_source(data, filename)
+        return "py"
+    if suffix == ".zip":
+        _check_zip(data, limits)
+        return "zip"
+    raise BotPackageError(f"{filename[:80]!r}: upload a .py file or a .zip package")
+
+
+def upload_bytes(path: Path) -> tuple[str, bytes]:
+    """What uploading the bot at ``path`` sends: a file's name and bytes, or a package
+    folder as a zip (``<folder>.zip``, its files at the top)."""
+    if not path.is_dir():
+        return path.name, path.read_bytes()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for item in sorted(path.rglob("*")):
+            if "__pycache__" in item.relative_to(path).parts:
+                continue
+            if item.is_file() or item.is_dir():
+                zf.write(item, item.relative_to(path).as_posix())
+    return f"{path.name}.zip", buffer.getvalue()
+
+
+def _check_source(data: bytes, name: str) -> None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BotPackageError(
+            f"{name[:80]!r} is not UTF-8 text (byte {exc.start}): save it as UTF-8"
+        ) from None
+    if b"\x00" in data:
+        raise BotPackageError(f"{name[:80]!r} contains NUL bytes: it is not a Python source file")
+
+
+def _check_zip(data: bytes, limits: PackageLimits) -> None:
+    with tempfile.TemporaryDirectory(prefix="catan-upload-") as scratch:
+        archive = Path(scratch) / "upload.zip"
+        archive.write_bytes(data)
+        try:
+            folder = unpack_zip(archive, Path(scratch) / "unpacked", limits)
+            _check_source((folder / ENTRY).read_bytes(), ENTRY)
+        except BotPackageError as exc:
+            raise type(exc)(_without_paths(str(exc), scratch)) from None
+
+
+def _without_paths(message: str, scratch: str) -> str:
+    """A package error without the temporary paths in it."""
+    return message.replace(f"{scratch}/unpacked/", "").replace(f"{scratch}/", "")

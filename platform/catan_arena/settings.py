@@ -229,9 +229,6 @@ EMBEDDED = not CELERY_BROKER_URL
 FIRST_ACCOUNT_ORGANIZES = strict_bool("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", default=EMBEDDED)
 """The first account signed up may organize tournaments (on by default on the embedded
 default, one person's own platform; a server grants the role in the admin)."""
-FIRST_ACCOUNT_ORGANIZES = strict_bool("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", default=EMBEDDED)
-"""The first account signed up may organize tournaments (on by default on the embedded
-default, one person's own platform; a server grants the role in the admin)."""
 CELERY_TASK_DEFAULT_QUEUE = MATCH_QUEUE  # validations go to VALIDATION_QUEUE (core.queues)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

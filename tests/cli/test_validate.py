@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,7 @@ CASES = {
     ),
     "raises": (
         HEADER + player("        raise ValueError('no idea')"),
-        ["act() raised ValueError: no idea", "at step 0", "raise ValueError('no idea')"],
+        ["act() raised ValueError: no idea", "(at step ", "raise ValueError('no idea')"],
     ),
     "illegal": (
         HEADER + player("        return MoveRobber(observation.robber, None)"),
@@ -96,7 +97,25 @@ def test_a_valid_bot_that_prints_passes_with_a_report(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == f"valid: {bot} (bot 'chatty')"
     assert lines[1].startswith("  sandbox: tier ")
-    assert "seat 2 against 3 random bots" in lines[2]
-    assert lines[3].startswith("  decisions: ") and " ms, max " in lines[3]
-    assert "the bot printed" in lines[4]
-    assert lines[5].startswith("    | my move ")  # the tail of what it printed, shown
+    assert lines[2].startswith("  limits: 1 s CPU per decision, 10 s bank, 130 s wall clock")
+    assert (
+        lines[3].startswith("  smoke game: seed 2, seat ") and "against 3 random bots" in lines[3]
+    )
+    assert lines[4].startswith("  decisions: ") and " ms, max " in lines[4]
+    assert "the bot printed" in lines[5]
+    assert lines[6].startswith("    | my move ")  # the tail of what it printed, shown
+    assert lines[-1] == f"  repeat this check: catan-arena validate {bot} --seed 2"
+
+
+def test_each_run_plays_a_fresh_seed_and_prints_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = tmp_path / "plain.py"
+    bot.write_text(HEADER + player(FIRST_LEGAL))
+    seeds = []
+    for _ in range(2):
+        code, out = validate(bot, capsys)
+        assert code == 0, out
+        seeds.append(re.search(r"smoke game: seed ([0-9a-f]{32}),", out).group(1))  # type: ignore[union-attr]
+        assert f"--seed {seeds[-1]}" in out
+    assert seeds[0] != seeds[1]

@@ -14,15 +14,18 @@ from django.utils import timezone
 
 from arena_runner import BotRunner, SandboxUnavailable, resolve_policy
 from arena_runner.validation import validate_bot
+from arena_runner.validation_policy import ValidationPolicy
+from bots.package import PackageLimits
 from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
 from catan_arena.accounts.services import system_user
 from catan_arena.core import dispatch
-from catan_arena.submissions.checks import UploadLimits, check_bot_name, check_upload
+from catan_arena.submissions.checks import check_bot_name, check_upload
 from catan_arena.submissions.errors import BotNameTaken, StorageFull
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
 from catan_arena.submissions.storage import materialize
 from engine import __version__ as engine_version
+from engine.rng import new_seed
 
 log = logging.getLogger(__name__)
 Status = BotVersion.Status
@@ -35,11 +38,22 @@ class UploadOutcome:
     message: str
 
 
-def upload_limits() -> UploadLimits:
-    return UploadLimits(
-        upload_bytes=settings.UPLOAD_MAX_BYTES,
+def upload_limits() -> PackageLimits:
+    """This server's upload caps (validation's defaults unless its settings override)."""
+    return PackageLimits(
+        archive_bytes=settings.UPLOAD_MAX_BYTES,
         unpacked_bytes=settings.UPLOAD_UNPACKED_MAX_BYTES,
         files=settings.UPLOAD_MAX_FILES,
+    )
+
+
+def validation_policy() -> ValidationPolicy:
+    """What validation checks on this server: the policy ``catan-arena validate`` runs,
+    with this server's upload caps and match clock (the same unless overridden)."""
+    return ValidationPolicy(
+        package=upload_limits(),
+        decision_seconds=settings.MATCH_DECISION_SECONDS,
+        time_bank_seconds=settings.MATCH_TIME_BANK_SECONDS,
     )
 
 
@@ -157,8 +171,9 @@ def claim_validation(version_id: int) -> bool:
 
 
 def validate_version(version_id: int) -> str | None:
-    """Validate a pending version in the sandbox (a smoke game against ``random`` bots)
-    and record ``active`` or ``rejected`` with its report. Returns the new status, or
+    """Validate a pending version in the sandbox (:func:`validation_policy`: its smoke
+    game against ``random`` bots from a fresh seed, recorded in the report) and record
+    ``active`` or ``rejected`` with its report. Returns the new status, or
     None when another caller has it. A sandbox failure (not the bot's) puts it back to
     ``pending`` and raises :class:`ValidationUnavailable` (the task retries)."""
     if not claim_validation(version_id):
@@ -171,10 +186,7 @@ def validate_version(version_id: int) -> str | None:
         raise ValidationUnavailable(str(exc)) from exc
     try:
         verdict = validate_bot(
-            materialize(version),
-            runner,
-            seed=settings.VALIDATION_SEED,
-            decision_timeout=settings.MATCH_DECISION_SECONDS,
+            materialize(version), runner, seed=new_seed(), policy=validation_policy()
         )
     finally:
         runner.close()

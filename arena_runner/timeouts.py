@@ -1,0 +1,95 @@
+"""Which clock a time-out ran out of, and its message: the figures and what to change.
+
+A bot has three clocks while it decides (see the bot guide): ``clock.decision`` (CPU per
+decision; its wall clock is capped at three decisions plus the bank), ``clock.bank`` (CPU
+beyond the decisions' budgets, for the whole game) and ``clock.game`` (the wall clock its
+decisions may take in the whole game). Start-up (import + ``on_game_start``) and the
+end-of-game message have limits of their own. Every TIMEOUT fault names one
+:class:`TimeoutClock`; the messages are built here only.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class TimeoutClock(Enum):
+    """The clock that ran out (stored with a fault as its value)."""
+
+    DECISION = "decision"
+    """One decision's wall clock: ``3 x clock.decision + clock.bank``."""
+    BANK = "bank"
+    """CPU: a decision's budget plus the whole time bank left."""
+    GAME = "game"
+    """The seat's wall-clock budget for the game (``clock.game`` is what is left)."""
+    START = "start"
+    """Importing the bot and ``on_game_start``."""
+    END = "end"
+    """Answering the end-of-game message."""
+
+    @property
+    def label(self) -> str:
+        """The clock in words, for a report."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    TimeoutClock.DECISION: "the wall-clock limit of one decision",
+    TimeoutClock.BANK: "the time bank",
+    TimeoutClock.GAME: "the game's wall-clock budget",
+    TimeoutClock.START: "the start-up limit",
+    TimeoutClock.END: "the end-of-game limit",
+}
+
+THINK_LESS = "think less per decision (clock.decision); keep clock.bank for the odd long one"
+BUDGET_BY_GAME = "budget by clock.game: spread what is left over the decisions still to come"
+
+
+def decision_wall(cap: float, decision: float, bank: float) -> str:
+    """No reply within one decision's wall-clock cap."""
+    return (
+        f"no reply within {cap:.3g} s of wall clock, the most one decision may take "
+        f"(3 x the {decision:.3g} s decision + the {bank:.3g} s left in the bank): "
+        "think less per decision (clock.decision); sleeping and waiting count here"
+    )
+
+
+def decision_cpu(used: float, decision: float, bank: float) -> str:
+    """One decision used its CPU budget and the whole bank left."""
+    return (
+        f"{used:.3g} s of CPU on one decision, its {decision:.3g} s and all "
+        f"{bank:.3g} s left in the time bank: {THINK_LESS}"
+    )
+
+
+def bank_overdrawn(cpu: float, decision: float, offturn: float) -> str:
+    """The bank went below zero once a decision's overage (and off-turn CPU) was taken."""
+    spent = f"{cpu:.3g} s of CPU on a {decision:.3g} s decision"
+    if offturn > 0.0005:
+        spent += f", {offturn:.3g} s of CPU off turn"
+    return f"time bank exhausted ({spent}): {THINK_LESS}"
+
+
+def game_spent(budget: float | None, left: float | None = None) -> str:
+    """The seat's wall-clock budget for the game (``budget`` seconds, if known) is spent;
+    ``left``: the seconds the last decision had when the budget cut it short."""
+    whole = "the whole" if budget is None else f"the whole {budget:.3g} s"
+    waited = "" if left is None else f"; the last decision had the {max(left, 0.0):.3g} s left"
+    return (
+        f"wall clock for the game exhausted: its decisions took {whole} wall-clock budget "
+        f"for the game (sleeping counts){waited}: {BUDGET_BY_GAME}"
+    )
+
+
+def start_up(seconds: float, used_cpu: float | None = None) -> str:
+    """Importing the bot and ``on_game_start`` took too long."""
+    how = f"{used_cpu:.3g} s of CPU" if used_cpu is not None else "no reply"
+    return (
+        f"{how} within the {seconds:.3g} s allowed for importing the bot and "
+        "on_game_start: do less at import (load data lazily, or precompute it into a file)"
+    )
+
+
+def end_of_game(seconds: float) -> str:
+    """The end-of-game message was not answered in time."""
+    return f"no answer to the end of the game within {seconds:.3g} s: return from on_game_end fast"
