@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-trust bench-load clean
+.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load clean
 
 setup: $(STAMP)
 
@@ -70,6 +70,10 @@ bench-sandbox: setup
 ## Matches per minute through Celery (Redis, PostgreSQL, 1 and 2 workers) beside the bare runner.
 bench-platform: setup
 	$(PY) benchmarks/platform_throughput.py
+
+## Ladder matches per minute through the real scheduler beside the bare runner (docs/RATINGS.md).
+bench-ladder: setup
+	$(PY) benchmarks/ladder_throughput.py $(ARGS)
 
 ## How far the ratings can be trusted: a simulation with bots of known strength (docs/RATINGS.md).
 bench-trust: setup

@@ -1,0 +1,280 @@
+"""``make bench-ladder``: ladder matches per minute made by the ladder's own scheduler
+(a real ``celery worker`` with beat, Redis, PostgreSQL; tables planned by the
+matchmaker, topped up as each match finishes) side by side with the bare runner playing
+the very same tables (same bots in the same seats, same seeds, same limits) with
+``play_match`` in the same number of processes.
+
+Six bots are on the ladder: the three house bots and three uploaded versions of three
+other authors (copies of the built-in ``random`` and ``heuristic`` files). Each repeat
+runs the ladder for ``--games`` finished games from the moment it is resumed, then the
+bare runner on those games; the ratio ladder / bare is reported as min / median / max
+over the repeats, with both absolute rates and the workers' busy fraction (time the
+worker processes spent inside matches, started to finished, over the ladder's window).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+BENCH_DB = "catan_arena_bench_ladder"
+UPLOADS = (("ada", "random_bot.py"), ("grace", "heuristic.py"), ("hedy", "random_bot.py"))
+"""The three other authors and the built-in file each uploads a copy of."""
+
+
+def _environment(broker: str) -> dict[str, str]:
+    return {
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}",
+        "CELERY_BROKER_URL": broker,
+        "CATAN_ARENA_DATA": tempfile.mkdtemp(prefix="catan-bench-ladder-"),
+        "DJANGO_SECRET_KEY": "bench-only",
+        "DJANGO_SETTINGS_MODULE": "catan_arena.settings",
+        "CATAN_ARENA_WARM_SANDBOXES": "4",
+        "CATAN_ARENA_HOUSE_BOTS_ON_LADDER": "true",
+    }
+
+
+def _fresh_database() -> None:
+    import psycopg
+
+    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as db:
+        db.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
+        db.execute(f"CREATE DATABASE {BENCH_DB}")
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game as the ladder played it, enough for the bare runner to play it again."""
+
+    rules: dict[str, Any]
+    seed: str
+    paths: tuple[str, ...]
+    decision_seconds: float
+    time_bank_seconds: float
+    game_seconds: float
+
+
+@dataclass(frozen=True)
+class LadderRun:
+    seconds: float
+    busy: float
+    tables: list[Table]
+
+
+def _set_up_ladder(decision: float, bank: float) -> None:
+    """Six bots on a paused ladder kept at full speed (never settled during the bench)."""
+    from bots.registry import BUILTINS
+    from catan_arena.accounts.models import User
+    from catan_arena.ladder.models import LadderSettings
+    from catan_arena.ladder.services import ensure_house_bots
+    from catan_arena.submissions.models import BotVersion
+    from catan_arena.submissions.services import upload_version
+
+    LadderSettings.objects.create(
+        pk=1,
+        paused=True,
+        decision_seconds=decision,
+        time_bank_seconds=bank,
+        settled_games=10**6,
+    )
+    ensure_house_bots()
+    files = {path.name: path for path in BUILTINS.values()}
+    for name, filename in UPLOADS:
+        author = User.objects.create_user(name, password="bench-only-4521")
+        data = files[filename].read_bytes() + f"\n# {name}'s copy\n".encode()
+        version = upload_version(author, f"{name}-bot", filename, data).version
+        BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)
+
+
+def _set_paused(paused: bool) -> None:
+    from catan_arena.ladder.models import LadderSettings
+
+    LadderSettings.objects.filter(pk=1).update(paused=paused)
+
+
+def run_ladder(games: int, processes: int, env: dict[str, str]) -> LadderRun:
+    """Resume the ladder with one worker of ``processes`` pool processes and beat; the
+    time until ``games`` of its matches have finished, measured on the database's
+    clock; those games' tables."""
+    from django.utils import timezone
+
+    from catan_arena.ladder.selectors import matchmaker_matches
+    from catan_arena.ladder.services import fill_ladder
+    from catan_arena.submissions.storage import materialize
+    from tests.platform.celery_worker import CeleryWorker
+
+    worker = CeleryWorker(env, concurrency=processes, beat=True)
+    time.sleep(2.0)  # pool processes start their runners (blank sandboxes) after "ready"
+    try:
+        first = matchmaker_matches().order_by("-id").values_list("id", flat=True).first() or 0
+        mine = matchmaker_matches().filter(id__gt=first)
+        _set_paused(False)
+        start = timezone.now()
+        fill_ladder()  # what beat's next tick would do; from here on the ladder runs itself
+        finished = mine.filter(status="finished")
+        while finished.count() < games:
+            if mine.filter(status__in=("failed", "void")).exists():
+                raise RuntimeError(f"a ladder match failed:\n{worker.output()[-4000:]}")
+            time.sleep(0.2)
+        _set_paused(True)
+        played = list(finished.order_by("finished_at").prefetch_related("seats__version")[:games])
+        end = played[-1].finished_at
+        assert end is not None
+        window = (end - start).total_seconds()
+        busy = sum(_overlap(m.started_at, m.finished_at, start, end) for m in mine)
+        tables = [
+            Table(
+                rules=m.rules,
+                seed=m.seed,
+                paths=tuple(str(materialize(s.version)) for s in m.seats.order_by("seat")),
+                decision_seconds=m.decision_seconds,
+                time_bank_seconds=m.time_bank_seconds,
+                game_seconds=m.game_seconds,
+            )
+            for m in played
+        ]
+        while mine.filter(status__in=("queued", "running")).exists():
+            time.sleep(0.2)
+        return LadderRun(window, busy / (processes * window), tables)
+    finally:
+        _set_paused(True)
+        worker.stop()
+
+
+def _overlap(a: datetime | None, b: datetime | None, start: datetime, end: datetime) -> float:
+    """Seconds of [a, b] inside [start, end] (a match still running counts to ``end``)."""
+    if a is None:
+        return 0.0
+    b = end if b is None else min(b, end)
+    return max(0.0, (b - max(a, start)).total_seconds())
+
+
+def _bare_process(tables: Any, ready: Any, go: Any, done: Any) -> None:
+    """One bare-runner process: its runner (blank sandboxes started ahead, as a worker's),
+    then the next table from the shared queue until none is left; every seat's bot file
+    in a fresh sandboxed process."""
+    import queue
+
+    from arena_runner import BotRunner, play_match, resolve_policy
+    from engine import RulesConfig
+
+    runner = BotRunner(resolve_policy(), warm=4)
+    played = 0
+    try:
+        ready.put(1)
+        go.wait()
+        while True:
+            try:
+                table: Table = tables.get_nowait()
+            except queue.Empty:
+                break
+            drivers = [runner.driver(Path(p)) for p in table.paths]
+            try:
+                play_match(
+                    RulesConfig.from_dict(table.rules),
+                    table.seed,
+                    drivers,
+                    decision_timeout=table.decision_seconds,
+                    time_bank=table.time_bank_seconds,
+                    game_seconds=table.game_seconds,
+                )
+            finally:
+                for driver in drivers:
+                    runner.release(driver)
+            played += 1
+        done.put((played, time.perf_counter()))
+    finally:
+        runner.close()
+
+
+def run_bare(tables: list[Table], processes: int) -> float:
+    """Seconds for ``processes`` bare-runner processes to play ``tables`` (each takes
+    the next table when it is free, as the workers do)."""
+    context = multiprocessing.get_context("spawn")
+    work, ready, done = context.Queue(), context.Queue(), context.Queue()
+    for table in tables:
+        work.put(table)
+    go = context.Event()
+    children = [
+        context.Process(target=_bare_process, args=(work, ready, go, done))
+        for _ in range(processes)
+    ]
+    for child in children:
+        child.start()
+    for _ in children:
+        ready.get(timeout=120)  # start-up (imports) outside the clock
+    time.sleep(2.0)  # the blank sandboxes started ahead, as the workers get
+    start = time.perf_counter()
+    go.set()
+    results = [done.get(timeout=3600) for _ in children]
+    for child in children:
+        child.join(60)
+    assert sum(n for n, _ in results) == len(tables), "a bare game was lost"
+    return float(max(t for _, t in results)) - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=30, help="games per run (default 30)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--decision-seconds", type=float, default=1.0)
+    parser.add_argument("--time-bank-seconds", type=float, default=10.0)
+    parser.add_argument("--redis-db", type=int, default=13, help="flushed first")
+    args = parser.parse_args(argv)
+
+    broker = f"redis://127.0.0.1:6379/{args.redis_db}"
+    env = _environment(broker)
+    os.environ.update(env)
+    _fresh_database()
+    import django
+
+    django.setup()
+    import redis
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    _set_up_ladder(args.decision_seconds, args.time_bank_seconds)
+    redis.Redis.from_url(broker).flushdb()  # the uploads' validations: they are active
+    print(
+        f"{args.games} ladder games per run: 3 house bots + 3 uploaded bots of 3 authors, "
+        f"{args.decision_seconds:g} s a decision, {args.time_bank_seconds:g} s bank, "
+        "full sandbox, fresh bots per game"
+    )
+    header = ("procs", "bare m/min", "ladder m/min", "ladder/bare", "workers busy")
+    print(f"{header[0]:>5} {header[1]:>20} {header[2]:>20} {header[3]:>20} {header[4]:>20}")
+    for processes in args.processes:
+        bare_rates, ladder_rates, ratios, busy = [], [], [], []
+        for _ in range(args.repeats):
+            ladder = run_ladder(args.games, processes, env)
+            bare_seconds = run_bare(ladder.tables, processes)
+            bare_rates.append(60 * args.games / bare_seconds)
+            ladder_rates.append(60 * args.games / ladder.seconds)
+            ratios.append(ladder_rates[-1] / bare_rates[-1])
+            busy.append(ladder.busy)
+        print(
+            f"{processes:>5} {_spread(bare_rates):>20} {_spread(ladder_rates):>20} "
+            f"{_spread(ratios, '.3f'):>20} {_spread(busy, '.3f'):>20}",
+            flush=True,
+        )
+    print("(min/median/max over repeats; target: ladder/bare >= 0.90, workers busy >= 0.90)")
+    return 0
+
+
+def _spread(values: list[float], fmt: str = ".1f") -> str:
+    return "/".join(format(v, fmt) for v in (min(values), statistics.median(values), max(values)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
