@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load clean
+.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-validation clean
 
 setup: $(STAMP)
 
@@ -74,6 +74,10 @@ bench-platform: setup
 ## Ladder matches per minute through the real scheduler beside the bare runner (docs/RATINGS.md).
 bench-ladder: setup
 	$(PY) benchmarks/ladder_throughput.py $(ARGS)
+
+## Seconds from an upload to its verdict while every match worker is busy (both modes).
+bench-validation: setup
+	$(PY) benchmarks/validation_latency.py $(ARGS)
 
 ## How far the ratings can be trusted: a simulation with bots of known strength (docs/RATINGS.md).
 bench-trust: setup
