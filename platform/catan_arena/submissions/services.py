@@ -20,6 +20,7 @@ from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
 from catan_arena.accounts.services import system_user
 from catan_arena.core import dispatch
+from catan_arena.core.queues import VALIDATION_QUEUE
 from catan_arena.submissions.checks import check_bot_name, check_upload
 from catan_arena.submissions.errors import BotNameTaken, StorageFull
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
@@ -233,7 +234,7 @@ def requeue_stuck_validations(older_than_seconds: float) -> list[int]:
 def redispatch_lost_validations(older_than_seconds: float) -> list[int]:
     """Versions still ``pending`` this long while the broker's queue is empty: their
     validation task was lost with the broker's data; queue it again."""
-    backlog = dispatch.broker_backlog()
+    backlog = dispatch.broker_backlog(VALIDATION_QUEUE)
     if backlog is None or backlog > 0:
         return []
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
@@ -247,3 +248,12 @@ def redispatch_lost_validations(older_than_seconds: float) -> list[int]:
             BotVersion.objects.filter(pk=pk).update(status_changed_at=timezone.now())
             dispatch.on_commit_validate(pk)
     return ids
+
+
+def release_validation(version_id: int) -> bool:
+    """A validation interrupted by a stop of the platform goes back to ``pending`` (it
+    is validated again, from the start, at the next start)."""
+    released = BotVersion.objects.filter(pk=version_id, status=Status.VALIDATING).update(
+        status=Status.PENDING, status_changed_at=timezone.now()
+    )
+    return released == 1
