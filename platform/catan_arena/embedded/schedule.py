@@ -32,7 +32,9 @@ def beat_schedule() -> list[Periodic]:
     for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
         module, _, function = str(entry["task"]).rpartition(".")
         task = getattr(importlib.import_module(module), function)
-        entries.append(Periodic(name, task.run, float(entry["schedule"])))
+        every = entry["schedule"]
+        assert isinstance(every, int | float), f"{name}: a schedule in seconds"
+        entries.append(Periodic(name, task.run, float(every)))
     return entries
 
 
