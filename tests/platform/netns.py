@@ -42,7 +42,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+PG_BIN = max(
+    Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+    key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0,
+    default=Path("/usr/lib/postgresql/15/bin/initdb"),
+).parent
+"""The newest PostgreSQL server binaries of this machine (Debian's layout)."""
 PREFIX = "cax"
 """Interface and namespace names start with this (interface names are at most 15 bytes)."""
 
@@ -55,7 +60,7 @@ def unavailable() -> str | None:
         if shutil.which(tool) is None:
             return f"{tool} is missing (iproute2, util-linux, redis-server)"
     if not (PG_BIN / "initdb").exists():
-        return f"{PG_BIN}/initdb is missing (postgresql-15)"
+        return f"{PG_BIN}/initdb is missing (the postgresql server package)"
     return None
 
 
