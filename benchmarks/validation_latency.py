@@ -174,7 +174,8 @@ def run_server(uploads: int, every: float) -> list[float]:
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)  # fmt: skip
     celery = [sys.executable, "-m", "celery", "-A", "catan_arena", "worker", "--pool",
-              "prefork", "--without-gossip", "--without-mingle", "--concurrency", "1"]  # fmt: skip
+              "prefork", "--without-gossip", "--without-mingle", "--concurrency", "1",
+              "--loglevel", "INFO"]  # fmt: skip
     started = [
         _start([*celery, "-Q", "celery", "-n", "matches@%h", "-B", "--schedule",
                 str(data / "beat")], env, data / "matches.log"),

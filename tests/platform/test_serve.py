@@ -160,7 +160,7 @@ def test_the_scheduler_runs_beats_tasks_when_due(settings: Any) -> None:
     for entry in entries:
         task = settings.CELERY_BEAT_SCHEDULE[entry.name]
         assert entry.every == task["schedule"]
-        assert entry.run.__self__.name == task["task"]  # type: ignore[attr-defined]
+        assert f"{entry.run.__module__}.{entry.run.__name__}" == task["task"]  # its own code
 
     calls: list[str] = []
     fast = Periodic("fast", lambda: calls.append("fast"), every=1.0)
@@ -170,3 +170,23 @@ def test_the_scheduler_runs_beats_tasks_when_due(settings: Any) -> None:
     assert run_due([fast, slow, broken], now=100.5) == []
     assert run_due([fast, slow, broken], now=101.0) == ["fast", "broken"]  # a failure: again
     assert calls == ["fast", "slow", "fast"]
+
+
+def test_make_play_beside_a_running_serve_waits_for_every_game(tmp_path: Path, trees: Any) -> None:
+    """Both take queued games from one database: the round robin's own workers and the
+    serve's; the standings are printed only once every game is played, wherever."""
+    data = tmp_path / "data"
+    serve = ServeTree(data, None, "--workers", "1", **QUIET).wait_ready()
+    trees.append(serve)
+    run = manage(
+        data, "tournament", "--cycles", "2", "--decision-seconds", "0.3", "--processes", "1"
+    )
+    assert run.returncode == 0, run.stderr
+    assert "6 games finished, 0 failed" in run.stdout, run.stdout
+    workers = {
+        row[0].split(":")[1]
+        for row in sqlite3.connect(data / "db.sqlite3").execute(
+            "SELECT worker FROM matches_match WHERE tournament_id IS NOT NULL"
+        )
+    }
+    assert len(workers) == 2, workers  # the serve's worker played some of them

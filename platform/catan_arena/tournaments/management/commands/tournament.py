@@ -155,8 +155,12 @@ class Command(BaseCommand):
             ids = leftover + list(
                 queued.filter(tournament=tournament).order_by("id").values_list("pk", flat=True)
             )
-            while ids:  # a Swiss tournament queues each round when the last one is done
-                run_embedded(ids, processes, report)
+            elsewhere = tournament.matches.filter(status=Match.Status.RUNNING)
+            while ids or elsewhere.exists():  # a Swiss tournament queues round by round
+                if ids:
+                    run_embedded(ids, processes, report)
+                else:  # taken by other local workers (a `make serve` on the same data)
+                    time.sleep(0.5)
                 ids = list(
                     queued.filter(tournament=tournament).order_by("id").values_list("pk", flat=True)
                 )
