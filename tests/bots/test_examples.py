@@ -36,3 +36,15 @@ def test_example_plays_whole_games(path: Path, config: RulesConfig) -> None:
         result = play_local_game(config, seed, players)  # raises on an illegal action
         assert result.outcome is not None
         assert result.timings[seat].decisions > 0
+
+
+def test_the_guide_shows_the_clock_budget_example_as_it_is() -> None:
+    """Every code line of the guide's clock section is a line of the example file."""
+    guide = (EXAMPLES.parents[1] / "docs" / "bot-guide.md").read_text()
+    section = guide[guide.index("## Time limits and errors") :]
+    snippet = section[section.index("```python") + len("```python") : section.index("```\n\n")]
+    lines = (EXAMPLES / "clock_budget.py").read_text().splitlines()
+    source = {line.split("  #")[0].strip() for line in lines}
+    code = [line.split("  #")[0].strip() for line in snippet.splitlines()]
+    missing = [line for line in code if line and line not in source]
+    assert len(code) > 20 and not missing, missing
