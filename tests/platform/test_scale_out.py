@@ -172,22 +172,26 @@ def host_address() -> str:
     return route[route.index("src") + 1] if "src" in route else "127.0.0.1"
 
 
-def check_isolation(cluster: Cluster) -> None:
-    """The machines reach their subnet and their own loopback only."""
+def check_isolation(cluster: Cluster) -> dict[str, str]:
+    """The machines reach their subnet and their own loopback only: from m2, the test's
+    PostgreSQL answers; the host's own PostgreSQL and Redis (loopback, and they answer
+    the host: the control), the host's other address and the internet do not."""
     m2 = cluster.network.machines["m2"]
     routes = cluster.network.routes(m2)
     assert "default" not in routes and "fe80" not in routes, routes
-    assert can_connect(m2, cluster.env, cluster.postgres.address, cluster.postgres.port) == (
-        "connected"
-    )
-    with socket.socket() as probe:  # the host's own PostgreSQL (loopback only) is up
-        host_pg = probe.connect_ex(("127.0.0.1", 5432)) == 0
-    for host, port in [("127.0.0.1", 5432), ("127.0.0.1", 6379), (host_address(), 5432),
-                       (cluster.network.host, 5432), ("1.1.1.1", 443)]:  # fmt: skip
-        outcome = can_connect(m2, cluster.env, host, port)
-        assert outcome != "connected", (host, port)
-    if host_pg:  # control: from the host the same address answers
-        assert "Refused" in can_connect(m2, cluster.env, "127.0.0.1", 5432)
+    seen = {}
+    for host, port in [(cluster.postgres.address, cluster.postgres.port), ("127.0.0.1", 5432),
+                       ("127.0.0.1", 6379), (host_address(), 22), (cluster.network.host, 5432),
+                       ("1.1.1.1", 443)]:  # fmt: skip
+        seen[f"{host}:{port}"] = can_connect(m2, cluster.env, host, port)
+    outcomes = iter(seen.values())
+    assert next(outcomes) == "connected", seen
+    assert all(outcome != "connected" for outcome in outcomes), seen
+    for port in (5432, 6379):
+        with socket.socket() as probe:
+            answers = probe.connect_ex(("127.0.0.1", port)) == 0
+        seen[f"127.0.0.1:{port} from the host"] = "connected" if answers else "not running"
+    return seen
 
 
 def setup_competition() -> Tournament:
@@ -221,7 +225,7 @@ def started(attempt: dict[str, Any]) -> datetime:
 
 def run_scenario(cluster: Cluster, *, reaper: bool) -> dict[str, Any]:
     extra = TICKS | ({} if reaper else NO_REAPER)
-    check_isolation(cluster)
+    isolation = check_isolation(cluster)
     cup = setup_competition()
     began = time.monotonic()
     start_worker(cluster, "m1", extra)
@@ -243,6 +247,7 @@ def run_scenario(cluster: Cluster, *, reaper: bool) -> dict[str, Any]:
         "lost_match_kind": "tournament" if lost.tournament_id else "ladder",
         "seconds_to_deadline_at_cut": round(budget, 1),
         "finished_before_cut": {m: finished_on(m) for m in ("m1", "m2")},
+        "from_m2": isolation,
     }
 
     def recovered() -> bool:
@@ -262,6 +267,9 @@ def run_scenario(cluster: Cluster, *, reaper: bool) -> dict[str, Any]:
     in_flight = Match.objects.filter(status__in=("queued", "running"))
     cluster.wait(lambda: not in_flight.exists(), 90, "the ladder's matches in flight")
     report["seconds_total"] = round(time.monotonic() - began, 1)
+    for name, machine in cluster.network.machines.items():  # each used its own folders
+        cache = Path(machine.folders["CATAN_ARENA_DATA"], "bot-cache")
+        assert cache.is_dir() and any(cache.iterdir()), name
     check_outcome(lost, cut_at, cup, report)
     return report
 
