@@ -17,6 +17,7 @@ from rich.table import Table
 
 from arena_cli.remote import config
 from arena_cli.remote.api import Api, ApiError
+from bots.package import upload_bytes
 
 POLL_SECONDS = 1.0
 WAIT_SECONDS = 1800.0
@@ -65,13 +66,13 @@ def _login(api: Api, args: argparse.Namespace, console: Console) -> int:
 def _upload(api: Api, args: argparse.Namespace, console: Console) -> int:
     path = Path(args.file)
     try:
-        data = path.read_bytes()
+        filename, data = upload_bytes(path)  # a package folder: the zip validate checks
     except OSError as exc:
         console.print(f"[red]error:[/] cannot read {escape(str(path))}: {exc.strerror}")
         return 1
     reply = api.post(
         f"/bots/{args.name}/versions/",
-        files={"file": (path.name, data)},
+        files={"file": (filename, data)},
         data={"inherit_rating": "true" if args.inherit_rating else "false"},
     )
     version = reply["version"]

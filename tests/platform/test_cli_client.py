@@ -17,6 +17,7 @@ from arena_cli.main import main
 from catan_arena.accounts.models import User
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.matches.models import Match
+from catan_arena.submissions.models import BotVersion
 from tests.platform.celery_worker import CeleryWorker, wait_for
 from tests.platform.conftest import VALID_BOT, active_bots
 
@@ -124,3 +125,20 @@ def test_an_author_goes_from_account_to_ladder_with_the_cli_alone(
     assert code == 0 and replay_file.stat().st_size > 1000
     code, out = cli(capsys, monkeypatch, "replay", str(replay_file))
     assert code == 0, out  # the local engine re-simulates the server's game bit for bit
+
+
+def test_a_package_folder_uploads_as_the_zip_validate_checks(
+    cli_env: dict[str, str], capsys: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    make_author()
+    code, _ = cli(capsys, monkeypatch, "login", "--username", "ada", "--password-stdin",
+                  stdin=PASSWORD + "\n")  # fmt: skip
+    assert code == 0
+    folder = tmp_path / "mybot"
+    folder.mkdir()
+    (folder / "bot.py").write_bytes(VALID_BOT)
+    (folder / "weights.json").write_text("{}")
+    code, out = cli(capsys, monkeypatch, "upload", str(folder), "--name", "folded")
+    assert code == 0, out
+    version = BotVersion.objects.get(bot__name="folded")
+    assert (version.kind, version.filename) == ("zip", "mybot.zip")
