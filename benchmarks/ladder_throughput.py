@@ -232,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--decision-seconds", type=float, default=1.0)
     parser.add_argument("--time-bank-seconds", type=float, default=10.0)
-    parser.add_argument("--redis-db", type=int, default=13, help="flushed first")
+    parser.add_argument(
+        "--redis-db", type=int, default=0, help="flushed first (the tests use 1-15)"
+    )
     args = parser.parse_args(argv)
 
     broker = f"redis://127.0.0.1:6379/{args.redis_db}"

@@ -17,7 +17,7 @@ from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
 from catan_arena.ladder.matchmaking import plan_tables
 from catan_arena.ladder.models import LadderSettings
-from catan_arena.ladder.selectors import candidates, pace
+from catan_arena.ladder.selectors import candidates, matchmaker_in_flight, pace
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
@@ -43,6 +43,8 @@ def fill_ladder(rng: random.Random | None = None, *, full_speed: bool = False) -
             return []
         if settings.HOUSE_BOTS_ON_LADDER:
             ensure_house_bots()
+        if ladder.tables_in_flight <= matchmaker_in_flight():
+            return []  # full (most ticks and top-ups of a busy ladder): nothing to plan
         field = candidates()
         now = pace(ladder, field)
         free_tables = now.free_slots if full_speed else now.tables
