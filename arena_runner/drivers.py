@@ -24,7 +24,9 @@ class SeatDriver(Protocol):
     last_cpu: float
     """CPU seconds the last ``act`` cost the bot (charged to its time bank)."""
     last_offturn_cpu: float
-    """CPU seconds the bot used between its previous decision and the last ``act``."""
+    """CPU seconds of its own the bot used between its previous decision and the last
+    ``act`` (while frozen, or anywhere when not frozen off turn; not the moments between
+    its reply and its freeze), charged to its bank."""
 
     @property
     def alive(self) -> bool:

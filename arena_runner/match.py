@@ -70,7 +70,9 @@ def play_match(
 
     Each seat sees only its own observations and a :class:`Clock`: ``decision_timeout``
     seconds of CPU per decision, overage taken from its ``time_bank`` (Kaggle's model);
-    the wall clock is capped at ``3 x decision + bank``. A platform fault (the sandbox,
+    wall clock is charged like CPU beyond a small slack
+    (:func:`~arena_runner.timeouts.decision_cost`), so one decision's wall clock is
+    capped at ``decision + bank + slack``. A platform fault (the sandbox,
     not the bot) voids the match. The drivers are left open (the caller closes them).
 
     A decision with a single legal action (outside trade responses, where a counter-offer
@@ -182,12 +184,12 @@ def _decide(game: Game, seat: Seat, decision: float, max_strikes: int) -> Action
     seat.stats.add(elapsed)
     seat.wall_left -= elapsed
     offturn = driver.last_offturn_cpu
-    in_time = seat.charge(clock, driver.last_cpu, offturn)
+    in_time = seat.charge(clock, driver.last_cpu, offturn, elapsed)
     if isinstance(reply, Fault):
         seat.record(reply, max_strikes)
         return None
     if not in_time:
-        seat.bank_exhausted(clock, driver.last_cpu, step, offturn)
+        seat.bank_exhausted(clock, driver.last_cpu, step, offturn, elapsed)
         return None
     try:
         game.check(reply)

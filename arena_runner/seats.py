@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 
 from arena_runner.drivers import InProcessDriver, PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, Forfeit, SeatStats
-from arena_runner.timeouts import TimeoutClock, bank_overdrawn, game_spent
+from arena_runner.timeouts import TimeoutClock, bank_overdrawn, decision_cost, game_spent
 from engine import Action, BoardLayout, Clock, Observation, RulesConfig
 
 DEFAULT_MAX_STRIKES = 3
 OFFTURN_ALLOWANCE = 0.001
-"""CPU seconds a bot may use between its decisions without paying for them: finishing
-the loop after its reply, before the freeze lands (tens to hundreds of µs in practice)."""
+"""CPU seconds of a bot's own off-turn CPU (see ``SeatDriver.last_offturn_cpu``: what it
+used while frozen, or between decisions where freezing is off) not charged: the kernel's
+freeze and thaw of it. The moments between a reply and its freeze (the runtime finishing
+its reply) are never charged at all."""
 
 
 @dataclass
@@ -52,19 +54,24 @@ class Seat:
         elif self.strikes >= max_strikes:
             self._forfeit(fault.step, f"{self.strikes} strikes (last: {fault.kind.value})")
 
-    def charge(self, clock: Clock, cpu: float, offturn: float = 0.0) -> bool:
-        """Take the CPU beyond the decision budget, and all CPU used off turn (a bot
-        frozen off turn uses none; one that found a way to run anyway pays for it), out of
-        the bank; False once overdrawn."""
+    def charge(self, clock: Clock, cpu: float, offturn: float = 0.0, wall: float = 0.0) -> bool:
+        """Take the decision's cost beyond its budget (its CPU, or its ``wall`` clock less
+        the slack when more: :func:`~arena_runner.timeouts.decision_cost`) and the bot's
+        own off-turn CPU beyond :data:`OFFTURN_ALLOWANCE` (a frozen bot uses none; one
+        that found a way to run anyway pays for it) out of the bank; False once
+        overdrawn. A bank of 0 stays 0 for a bot within its decisions' budgets."""
         self.stats.cpu += cpu
         self.stats.offturn_cpu += offturn
-        self.bank -= max(0.0, cpu - clock.decision) + max(0.0, offturn - OFFTURN_ALLOWANCE)
+        overage = max(0.0, decision_cost(cpu, wall) - clock.decision)
+        self.bank -= overage + max(0.0, offturn - OFFTURN_ALLOWANCE)
         self.stats.bank_left = max(0.0, self.bank)
         return self.bank >= 0.0
 
-    def bank_exhausted(self, clock: Clock, cpu: float, step: int, offturn: float = 0.0) -> None:
+    def bank_exhausted(
+        self, clock: Clock, cpu: float, step: int, offturn: float = 0.0, wall: float = 0.0
+    ) -> None:
         """Record the overdrawn bank: a TIMEOUT strike and a forfeit."""
-        message = bank_overdrawn(cpu, clock.decision, offturn)
+        message = bank_overdrawn(cpu, clock.decision, offturn, wall)
         fault = Fault(self.index, step, FaultKind.TIMEOUT, message, clock=TimeoutClock.BANK)
         self.faults.append(fault)
         self._forfeit(step, fault.message)

@@ -26,6 +26,7 @@ from arena_runner.timeouts import (
     TimeoutClock,
     decision_cpu,
     decision_wall,
+    decision_wall_cap,
     end_of_game,
     game_spent,
     start_up,
@@ -59,8 +60,6 @@ EXIT_GRACE = 1.0
 """Seconds a bot process gets to exit by itself once its stdin is closed."""
 CPU_LIMIT_MARGIN = 2
 """Seconds of RLIMIT_CPU beyond a game's budget (the runner's own limits strike first)."""
-WALL_CAP_FACTOR = 3.0
-"""A decision is killed after ``3 x decision time + bank`` seconds of wall clock."""
 
 Spawner = Callable[[Path], BotProcess]
 
@@ -79,7 +78,12 @@ class SubprocessDriver:
     once its sandbox is up, and is reused for consecutive games; after a timeout, crash or
     unreadable reply it is killed and stays dead for the rest of the game. It is frozen
     whenever it is not deciding (``pause``). ``last_cpu`` is the CPU time of the last
-    decision, which the match charges to the seat's time bank.
+    decision, which the match charges to the seat's time bank; ``last_offturn_cpu`` the
+    CPU it used since, that is its own: while frozen (the freezer failed or was escaped),
+    or anywhere between its decisions when freezing is off. The moments between a reply
+    and its freeze (or the next prompt, when it decides again right away) are its
+    runtime finishing the reply, bounded by the runner's own handling of that reply:
+    never charged, so a bank of 0 cannot turn them into a forfeit.
     """
 
     def __init__(
@@ -120,7 +124,9 @@ class SubprocessDriver:
         self.last_cpu = 0.0
         self.last_offturn_cpu = 0.0
         self.cpu_mark = 0.0
-        """The bot's CPU time when it last stopped deciding (for off-turn CPU)."""
+        """The bot's CPU time when it last stopped deciding."""
+        self._frozen_cpu: float | None = None
+        """The bot's CPU time when it was frozen after its last reply (None: not since)."""
         self._cpu_needed = 0
         """RLIMIT_CPU seconds a game needs (set by :meth:`prepare_game`)."""
         self._game_budget: float | None = None
@@ -151,6 +157,7 @@ class SubprocessDriver:
         """Start a fresh bot process; a failure is kept and reported by ``start``."""
         self._release(graceful=False)
         self._hello, self._launch_error = False, None
+        self._frozen_cpu = None
         limits = self.policy.limits
         if limits.cpu_seconds < self._cpu_needed:
             limits = dataclasses.replace(limits, cpu_seconds=self._cpu_needed)
@@ -199,9 +206,12 @@ class SubprocessDriver:
             self.launch()
 
     def pause(self) -> None:
-        """Freeze the bot while others decide (no-op when freezing is off)."""
-        if self.policy.freeze and self._proc is not None and self._hello:
-            self._proc.freeze()
+        """Freeze the bot while others decide (no-op when freezing is off); its CPU time
+        then is where its off-turn CPU starts to count."""
+        proc = self._proc
+        if self.policy.freeze and proc is not None and self._hello and not proc.frozen:
+            proc.freeze()
+            self._frozen_cpu = proc.cpu()
 
     def pin(self, cpu: int) -> None:
         """Run the bot's processes on ``cpu`` only (once it has said hello): its
@@ -365,7 +375,7 @@ class SubprocessDriver:
         """Send one message and read the one reply; an ``error`` reply becomes a fault.
 
         ``budget`` is CPU time: the bot may take up to ``budget`` seconds of CPU (the
-        clock ``limit`` names) and, when a ``clock`` is given, ``3 x decision + bank``
+        clock ``limit`` names) and, when a ``clock`` is given, ``decision + bank + slack``
         seconds of wall clock (:attr:`TimeoutClock.DECISION`), or what is left of the
         game's wall-clock budget if less (:attr:`TimeoutClock.GAME`)."""
         proc, reader = self._proc, self._reader
@@ -377,10 +387,11 @@ class SubprocessDriver:
         # unpredictable: a reply written ahead of its prompt can never match it
         seq = message["seq"] = int.from_bytes(os.urandom(4), "little")
         began, cpu0 = time.monotonic(), proc.cpu()
-        self.last_offturn_cpu = max(0.0, cpu0 - self.cpu_mark) if clock is not None else 0.0
+        self.last_offturn_cpu = self._own_offturn(cpu0) if clock is not None else 0.0
+        self._frozen_cpu = None
         cap, wall = budget, limit
         if clock is not None:
-            cap, wall = WALL_CAP_FACTOR * clock.decision + clock.bank, TimeoutClock.DECISION
+            cap, wall = decision_wall_cap(clock.decision, clock.bank), TimeoutClock.DECISION
             if clock.game is not None and clock.game < cap:
                 cap, wall = max(clock.game, 0.0), TimeoutClock.GAME
         deadline = began + min(budget, cap)
@@ -437,6 +448,15 @@ class SubprocessDriver:
             self._release(graceful=True)
         kind = classify_error(reply["message"])
         return self._fault(step, kind, reply["message"], reply["traceback"] or "")
+
+    def _own_offturn(self, cpu_now: float) -> float:
+        """The bot's own CPU since its last reply (see the class): from its freeze on, or
+        all of it where freezing is off; none when it was never frozen in between."""
+        if self._frozen_cpu is not None:
+            return max(0.0, cpu_now - self._frozen_cpu)
+        if not self.policy.freeze:
+            return max(0.0, cpu_now - self.cpu_mark)
+        return 0.0
 
     def _tmp_overfull(self, proc: BotProcess) -> str | None:
         """Below the bwrap tiers a bot's tmp is a folder of the worker's disk, bounded per

@@ -1,23 +1,42 @@
 """Which clock a time-out ran out of, and its message: the figures and what to change.
 
 A bot has three clocks while it decides (see the bot guide): ``clock.decision`` (CPU per
-decision; its wall clock is capped at three decisions plus the bank), ``clock.bank`` (CPU
-beyond the decisions' budgets, for the whole game) and ``clock.game`` (the wall clock its
-decisions may take in the whole game). Start-up (import + ``on_game_start``) and the
-end-of-game message have limits of their own. Every TIMEOUT fault names one
-:class:`TimeoutClock`; the messages are built here only.
+decision), ``clock.bank`` (CPU beyond the decisions' budgets, for the whole game) and
+``clock.game`` (the wall clock its decisions may take in the whole game). Wall clock is
+charged like CPU (:func:`decision_cost`): a decision costs its CPU or its wall clock less
+:data:`WALL_SLACK`, whichever is more, so a bot that sleeps pays from the same decision
+budget and bank as one that computes, and one decision's wall clock is capped where that
+cost would overdraw the bank (:func:`decision_wall_cap`). Start-up (import +
+``on_game_start``) and the end-of-game message have limits of their own. Every TIMEOUT
+fault names one :class:`TimeoutClock`; the messages are built here only.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
+WALL_SLACK = 0.1
+"""Wall-clock seconds of one decision that are never charged: the hand-over, scheduling
+on a busy machine, the freeze and thaw. Beyond it, waiting costs what computing costs."""
+
+
+def decision_cost(cpu: float, wall: float) -> float:
+    """What one decision costs the bot's clock: its CPU, or its wall clock less
+    :data:`WALL_SLACK` when that is more (sleeping and waiting are charged like CPU)."""
+    return max(cpu, wall - WALL_SLACK)
+
+
+def decision_wall_cap(decision: float, bank: float) -> float:
+    """The most wall clock one decision may take: its CPU budget, the bank left and the
+    slack (past it the cost overdraws the bank)."""
+    return decision + bank + WALL_SLACK
+
 
 class TimeoutClock(Enum):
     """The clock that ran out (stored with a fault as its value)."""
 
     DECISION = "decision"
-    """One decision's wall clock: ``3 x clock.decision + clock.bank``."""
+    """One decision's wall clock: ``clock.decision + clock.bank + WALL_SLACK``."""
     BANK = "bank"
     """CPU: a decision's budget plus the whole time bank left."""
     GAME = "game"
@@ -49,8 +68,9 @@ def decision_wall(cap: float, decision: float, bank: float) -> str:
     """No reply within one decision's wall-clock cap."""
     return (
         f"no reply within {cap:.3g} s of wall clock, the most one decision may take "
-        f"(3 x the {decision:.3g} s decision + the {bank:.3g} s left in the bank): "
-        "think less per decision (clock.decision); sleeping and waiting count here"
+        f"(the {decision:.3g} s decision + the {bank:.3g} s left in the bank + "
+        f"{WALL_SLACK:g} s): think less per decision (clock.decision); sleeping and waiting "
+        "are charged like CPU"
     )
 
 
@@ -62,9 +82,15 @@ def decision_cpu(used: float, decision: float, bank: float) -> str:
     )
 
 
-def bank_overdrawn(cpu: float, decision: float, offturn: float) -> str:
-    """The bank went below zero once a decision's overage (and off-turn CPU) was taken."""
+def bank_overdrawn(cpu: float, decision: float, offturn: float, wall: float = 0.0) -> str:
+    """The bank went below zero once a decision's overage (and off-turn CPU) was taken;
+    ``wall``: the decision's wall clock, named when it was charged rather than its CPU."""
     spent = f"{cpu:.3g} s of CPU on a {decision:.3g} s decision"
+    if decision_cost(cpu, wall) > cpu:
+        spent = (
+            f"{wall:.3g} s of wall clock ({cpu:.3g} s of CPU; waiting is charged like CPU "
+            f"beyond {WALL_SLACK:g} s) on a {decision:.3g} s decision"
+        )
     if offturn > 0.0005:
         spent += f", {offturn:.3g} s of CPU off turn"
     return f"time bank exhausted ({spent}): {THINK_LESS}"

@@ -43,7 +43,7 @@ class Bot(Player):
 BODIES = {
     # 80% of clock.decision every decision: within each decision, not within the game
     "naive": "            burn(0.8 * observation.clock.decision)",
-    # asleep far past one decision's wall-clock cap (3 x 0.05 + 0.2 s)
+    # asleep far past one decision's wall-clock cap (0.05 + 0.2 + 0.1 s of slack)
     "sleeper": "            time.sleep(5)",
     # 0.08 s of CPU on 0.05 s decisions: 0.03 s a decision from a 0.2 s bank
     "overdraws": "            burn(0.08)",
@@ -84,7 +84,7 @@ def test_a_sleeper_is_stopped_by_the_decision_s_wall_clock(tmp_path: Path) -> No
     assert verdict.kind == FaultKind.TIMEOUT.value, verdict
     assert verdict.reason.startswith("it ran out of time (the wall-clock limit of one decision)")
     assert "no reply within 0.35 s of wall clock" in verdict.reason
-    assert "3 x the 0.05 s decision + the 0.2 s left in the bank" in verdict.reason
+    assert "the 0.05 s decision + the 0.2 s left in the bank + 0.1 s" in verdict.reason
     assert "think less per decision" in verdict.reason
 
 
