@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena_runner.disclosure import plain_reason
 from arena_runner.drivers import InProcessDriver
 from arena_runner.match import play_match
 from arena_runner.result import Fault, FaultKind
@@ -34,7 +35,9 @@ class Verdict:
     """``valid`` True (passed), False (the bot failed) or None (the sandbox failed: no
     verdict). ``reason`` is one line in plain words; ``kind`` what failed (``package``,
     or a fault kind: ``error``, ``timeout``, ``crash``...); ``detail`` a traceback tail
-    or log; ``report`` the lines of a passing bot's report."""
+    or log; ``report`` the lines of a passing bot's report; ``clock`` the clock a
+    time-out ran out of; ``public`` the report's lines that anyone may read (no output
+    of the bot's)."""
 
     valid: bool | None
     reason: str = ""
@@ -42,6 +45,8 @@ class Verdict:
     report: tuple[str, ...] = field(default_factory=tuple)
     name: str = ""
     kind: str = ""
+    clock: str = ""
+    public: tuple[str, ...] = field(default_factory=tuple)
 
     def text(self) -> str:
         """The verdict as the multi-line report shown to the bot's author."""
@@ -54,6 +59,18 @@ class Verdict:
         if self.detail:
             lines += ["details:", *(f"  {line}" for line in self.detail.splitlines())]
         return "\n".join(lines)
+
+    def summary(self) -> str:
+        """The verdict for everyone: passed, or rejected with a plain reason
+        (:mod:`arena_runner.disclosure`); never what the bot printed or raised, nor
+        paths. :meth:`text` is its author's."""
+        if self.valid is None:
+            return "validation could not run (the sandbox failed, not the bot): tried again"
+        if self.valid:
+            return "\n".join(("verdict: passed", *self.public))
+        where = "" if self.kind == PACKAGE else " in its smoke game"
+        reason = f"reason: {plain_reason(self.kind, self.clock or None)}{where}"
+        return "\n".join(("verdict: rejected", reason, *self.public))
 
 
 def validate_bot(
@@ -71,19 +88,24 @@ def validate_bot(
     candidate = runner.driver(path)
     limits = policy.limits_text()
     lines = [f"sandbox: tier {runner.tier.name}", limits]
+    public = list(lines)
     for game_seed in smoke_seeds(seed, policy.smoke_games):
         verdict = _smoke_game(candidate, game_seed, policy)
         if verdict.valid is not True:
+            said = (limits, f"smoke game: seed {game_seed}")
             return Verdict(
                 verdict.valid,
                 verdict.reason,
                 verdict.detail,
-                (limits, f"smoke game: seed {game_seed}"),
+                said,
                 candidate.name,
                 verdict.kind,
+                verdict.clock,
+                said,
             )
         lines += verdict.report
-    return Verdict(True, report=tuple(lines), name=candidate.name)
+        public += verdict.public
+    return Verdict(True, report=tuple(lines), name=candidate.name, public=tuple(public))
 
 
 def _smoke_game(candidate: SubprocessDriver, seed: Seed, policy: ValidationPolicy) -> Verdict:
@@ -97,7 +119,8 @@ def _smoke_game(candidate: SubprocessDriver, seed: Seed, policy: ValidationPolic
         return Verdict(None, f"the sandbox failed (not the bot's fault): {fault.message}")
     if fault is not None:
         detail = _tail(fault.detail, TRACEBACK_LINES)
-        return Verdict(False, load_problem(fault), detail, kind=fault.kind.value)
+        clock = fault.clock.value if fault.clock is not None else ""
+        return Verdict(False, load_problem(fault), detail, kind=fault.kind.value, clock=clock)
     opponent = load_player_class(policy.opponent)
     drivers = [
         candidate if s == seat else InProcessDriver(opponent, policy.opponent)
@@ -121,7 +144,8 @@ def _smoke_game(candidate: SubprocessDriver, seed: Seed, policy: ValidationPolic
         if len(faults) > 1:
             reason += f"; {len(faults)} faults in the smoke game"
         detail = _tail(first.detail, TRACEBACK_LINES)
-        return Verdict(False, reason, detail, kind=first.kind.value)
+        clock = first.clock.value if first.clock is not None else ""
+        return Verdict(False, reason, detail, kind=first.kind.value, clock=clock)
     outcome = result.outcome
     others = config.players - 1
     lines = [
@@ -132,10 +156,11 @@ def _smoke_game(candidate: SubprocessDriver, seed: Seed, policy: ValidationPolic
         f"max {1000 * stats.max:.2f} ms, {stats.total:.3g} s in all "
         f"(limits {policy.decision_seconds:g} s each, {policy.game_budget:g} s per game)",
     ]
+    public = tuple(lines)
     if log:
         lines.append(f"output: the bot printed {len(log)} characters; the last lines:")
         lines += [f"  | {line}" for line in _tail(log, LOG_LINES).splitlines()]
-    return Verdict(True, report=tuple(lines))
+    return Verdict(True, report=tuple(lines), public=public)
 
 
 def _package_problem(exc: Exception) -> str:

@@ -249,8 +249,10 @@ def test_a_replay_sharing_its_seed_with_a_game_to_come_hides_the_seed(
     finished_match: Match, three_authors_bots: list[BotVersion]
 ) -> None:
     create_match(three_authors_bots[::-1], limits=FAST, seed=finished_match.seed)
-    replay = APIClient().get(f"{API}/matches/{finished_match.pk}/replay/")
-    assert replay.json()["seed"] is None
+    error(APIClient().get(f"{API}/matches/{finished_match.pk}/replay/"), 404)  # withheld
+    staff = User.objects.create_user("root", password="x-4521-y", is_staff=True)
+    replay = client_of(staff).get(f"{API}/matches/{finished_match.pk}/replay/")
+    assert replay.json()["seed"] is None and replay["Cache-Control"] == "private, no-store"
     assert replay["ETag"] != f'"{finished_match.replay_sha256}"'
     assert APIClient().get(f"{API}/matches/{finished_match.pk}/").json()["seed"] is None
 

@@ -227,8 +227,10 @@ def test_continue_from_here_downloads_the_position(client: Client, played: Match
     )
     last = client.get(f"/matches/{played.pk}/replay/position/?step=99999").json()
     assert len(last["steps"]) == len(full["steps"])  # clamped
-    # a game sharing the seed still to play: the position withholds the seed
+    # a game sharing the seed still to play: no position but to staff, without the seed
     Match.objects.create(seed=played.seed, rules=played.rules, decision_seconds=1, game_seconds=10)
+    page(client, f"/matches/{played.pk}/replay/position/?step=5", 404)
+    client.force_login(User.objects.create_user("root", password="x-4521-y", is_staff=True))
     assert client.get(f"/matches/{played.pk}/replay/position/?step=5").json()["seed"] is None
     page(client, "/matches/999999/replay/position/", 404)
 

@@ -24,6 +24,7 @@ from catan_arena.submissions.errors import (
     UploadTooLarge,
 )
 from catan_arena.submissions.models import Bot, BotVersion
+from catan_arena.submissions.selectors import is_author
 from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
 
@@ -47,18 +48,27 @@ class VersionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     owner = serializers.CharField(source="bot.owner.username", read_only=True)
     sha256 = serializers.CharField(source="content_id", read_only=True)
     on_ladder = serializers.SerializerMethodField()
+    report = serializers.SerializerMethodField(
+        help_text="The whole validation report (what the bot printed, its traceback): "
+        "for its author only, null for anyone else."
+    )
 
     class Meta:
         model = BotVersion
         fields = (
-            "id", "bot", "owner", "number", "status", "kind", "filename", "sha256", "report",
-            "builtin", "created_at", "status_changed_at", "withdrawn_at", "inherits_from",
+            "id", "bot", "owner", "number", "status", "kind", "filename", "sha256", "summary",
+            "report", "builtin", "created_at", "status_changed_at", "withdrawn_at", "inherits_from",
             "on_ladder",
         )  # fmt: skip
         read_only_fields = fields
 
     def get_on_ladder(self, version: BotVersion) -> bool:
         return version.status == BotVersion.Status.ACTIVE and version.withdrawn_at is None
+
+    def get_report(self, version: BotVersion) -> str | None:
+        user = getattr(self.context.get("request"), "user", None)
+        mine = user is not None and is_author(user, version.bot.owner_id)
+        return version.report if mine else None
 
 
 class BotSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -202,7 +212,7 @@ class UploadView(APIView):
         body = {
             "created": outcome.created,
             "message": outcome.message,
-            "version": VersionSerializer(outcome.version).data,
+            "version": VersionSerializer(outcome.version, context={"request": request}).data,
         }
         return Response(body, status=status.HTTP_201_CREATED if outcome.created else 200)
 
@@ -224,10 +234,10 @@ class WithdrawView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         version = self._version(request, pk)
         withdraw_version(request.user, version)  # type: ignore[arg-type]
-        return Response(VersionSerializer(version).data)
+        return Response(VersionSerializer(version, context={"request": request}).data)
 
     @extend_schema(request=None, responses={200: VersionSerializer})
     def delete(self, request: Request, pk: int) -> Response:
         version = self._version(request, pk)
         reinstate_version(request.user, version)  # type: ignore[arg-type]
-        return Response(VersionSerializer(version).data)
+        return Response(VersionSerializer(version, context={"request": request}).data)

@@ -9,6 +9,7 @@ from typing import Any
 
 import django_filters
 import orjson
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -20,15 +21,26 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catan_arena.api.pagination import NewestFirst
-from catan_arena.api.permissions import is_owner
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.selectors import seed_is_public, with_seats
+from catan_arena.matches.selectors import (
+    attempt_log,
+    may_watch,
+    public_replay,
+    seat_faults,
+    seat_forfeit,
+    seed_is_public,
+    with_seats,
+)
+from catan_arena.submissions.selectors import is_author
 
 
 class SeatSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     bot = serializers.CharField(source="version.bot.name", read_only=True)
     version_number = serializers.IntegerField(source="version.number", read_only=True)
     owner = serializers.CharField(source="version.bot.owner.username", read_only=True)
+    forfeit = serializers.SerializerMethodField(
+        help_text="Its author sees the stored reason; anyone else a plain one."
+    )
 
     class Meta:
         model = MatchSeat
@@ -38,6 +50,14 @@ class SeatSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "cpu_seconds",
         )  # fmt: skip
         read_only_fields = fields
+
+    def get_forfeit(self, seat: MatchSeat) -> dict[str, Any] | None:
+        return seat_forfeit(seat, _user(self))
+
+
+def _user(serializer: serializers.Serializer) -> Any:  # type: ignore[type-arg]
+    """The user the serializer answers (anonymous without a request)."""
+    return getattr(serializer.context.get("request"), "user", AnonymousUser())
 
 
 class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -57,7 +77,13 @@ class MatchDetailSerializer(MatchSerializer):
     seed = serializers.SerializerMethodField(
         help_text="Published once the match and every match sharing its seed are done."
     )
-    faults = serializers.SerializerMethodField()
+    faults = serializers.SerializerMethodField(
+        help_text="Per seat: kind, clock and a plain reason; the bot's author also sees "
+        "the messages."
+    )
+    attempt_log = serializers.SerializerMethodField(
+        help_text="Each attempt's times and outcome (staff: the worker and the reason)."
+    )
 
     class Meta(MatchSerializer.Meta):
         fields: tuple[str, ...] = (  # type: ignore[assignment]
@@ -73,7 +99,11 @@ class MatchDetailSerializer(MatchSerializer):
         return match.seed if seed_is_public(match) else None
 
     def get_faults(self, match: Match) -> dict[str, list[Any]]:
-        return {str(seat.seat): seat.faults for seat in match.seats.all()}
+        user = _user(self)
+        return {str(seat.seat): seat_faults(seat, user) for seat in match.seats.all()}
+
+    def get_attempt_log(self, match: Match) -> list[dict[str, Any]]:
+        return attempt_log(match, _user(self))
 
 
 class MatchFilter(django_filters.FilterSet):
@@ -115,7 +145,8 @@ class MatchDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
 
 class ReplayView(APIView):
     """The finished match's replay (docs/replay-format.md): gzip when the client takes
-    it, a strong ETag (``If-None-Match`` answers 304)."""
+    it, a strong ETag (``If-None-Match`` answers 304). Faults in plain words; withheld
+    (404) while a game sharing its seed is queued or running, except to staff."""
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> HttpResponse:
@@ -126,15 +157,20 @@ class ReplayView(APIView):
             raise exceptions.NotFound("no such match")
         if not match.replay:
             raise exceptions.NotFound(f"match {pk} has no replay ({match.status})")
+        if not may_watch(match, request.user):
+            raise exceptions.NotFound(WITHHELD.format(pk=pk))
         stored, sha = bytes(match.replay), match.replay_sha256
+        data = orjson.loads(gzip.decompress(stored))
+        shown = public_replay(data)
         if not seed_is_public(match):  # a rotation sharing its seed is still to be played
-            data = orjson.loads(gzip.decompress(stored))
-            data["seed"] = None
-            payload = orjson.dumps(data)
+            shown = shown | {"seed": None}
+        if shown != data:
+            payload = orjson.dumps(shown)
             stored, sha = gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest()
         gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
         etag = f'"{sha}-gz"' if gzipped else f'"{sha}"'
-        headers = {"ETag": etag, "Vary": "Accept-Encoding", "Cache-Control": "public, max-age=60"}
+        cache = "public, max-age=60" if seed_is_public(match) else "private, no-store"
+        headers = {"ETag": etag, "Vary": "Accept-Encoding", "Cache-Control": cache}
         if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return HttpResponse(status=304, headers=headers)
         if gzipped:
@@ -143,6 +179,9 @@ class ReplayView(APIView):
         return HttpResponse(
             gzip.decompress(stored), content_type="application/json", headers=headers
         )
+
+
+WITHHELD = "match {pk}'s replay is withheld while a game sharing its seed is queued or running"
 
 
 class SeatLogSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -167,6 +206,6 @@ class SeatLogView(APIView):
         )
         if row is None:
             raise exceptions.NotFound("no such seat")
-        if not is_owner(request, row.version.bot.owner_id):
+        if not is_author(request.user, row.version.bot.owner_id):
             raise exceptions.PermissionDenied("a seat's log is for its bot's author only")
         return Response({"match": pk, "seat": seat, "version": row.version_id, "log": row.log})

@@ -8,7 +8,12 @@ from typing import Any
 import orjson
 from django.db.models import Prefetch, QuerySet
 
+from arena_runner.disclosure import public_fault, public_forfeit
 from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.submissions.selectors import is_author
+
+PENDING = (Match.Status.QUEUED, Match.Status.RUNNING)
+DONE = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID)
 
 
 def replay_of(match: Match) -> dict[str, Any] | None:
@@ -34,15 +39,77 @@ def status_counts(matches: Any) -> dict[str, int]:
     return counts
 
 
-def seed_is_public(match: Match) -> bool:
-    """A match's seed may be shown once it is done and no match still to play shares it
-    (duplicate rotations and A/B pairs replay one seed)."""
-    if match.status not in (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID):
-        return False
-    pending = Match.objects.filter(
-        seed=match.seed, status__in=(Match.Status.QUEUED, Match.Status.RUNNING)
-    )
+def seed_group_open(match: Match) -> bool:
+    """Whether the games sharing ``match``'s seed (duplicate rotations, A/B pairs: one
+    board, one dice, one deck) may be watched: no *other* match with its seed is queued
+    or running. While one is, every game of the group shows no replay, no step, no dice
+    and no position to anyone but staff (:func:`may_watch`): they would tell the games
+    still to play their chance."""
+    pending = Match.objects.filter(seed=match.seed, status__in=PENDING).exclude(pk=match.pk)
     return not pending.exists()
+
+
+def may_watch(match: Match, user: Any) -> bool:
+    """Whether ``user`` may see ``match``'s play (replay, steps, dice, positions, the
+    live view): staff always, anyone once its seed group is open."""
+    return bool(getattr(user, "is_staff", False)) or seed_group_open(match)
+
+
+def seed_is_public(match: Match) -> bool:
+    """A match's seed may be shown once it is done and its seed group is open."""
+    return match.status in DONE and seed_group_open(match)
+
+
+def seat_faults(seat: MatchSeat, user: Any) -> list[dict[str, Any]]:
+    """``seat``'s faults as ``user`` may read them: the bot's author (and staff,
+    :func:`~catan_arena.submissions.selectors.is_author`) the stored faults with their
+    messages; anyone else the kind, clock and plain reason."""
+    if is_author(user, seat.version.bot.owner_id):
+        return [public_fault(f) | f for f in seat.faults]
+    return [public_fault(f) for f in seat.faults]
+
+
+def seat_forfeit(seat: MatchSeat, user: Any) -> dict[str, Any] | None:
+    """``seat``'s forfeit as ``user`` may read it (its stored reason may quote the bot)."""
+    if seat.forfeit is None:
+        return None
+    if is_author(user, seat.version.bot.owner_id):
+        return dict(seat.forfeit)
+    return public_forfeit(seat.forfeit, seat.faults)
+
+
+def attempt_log(match: Match, user: Any) -> list[dict[str, Any]]:
+    """The match's attempts: staff the whole log (the worker's host and pid, a void's
+    reason); anyone else each attempt's times and outcome in one word."""
+    if getattr(user, "is_staff", False):
+        return list(match.attempt_log)
+    keep = ("attempt", "started", "ended")
+    return [
+        {k: e.get(k) for k in keep} | {"outcome": str(e.get("outcome", "")).split(":")[0]}
+        for e in match.attempt_log
+    ]
+
+
+def public_replay(data: dict[str, Any]) -> dict[str, Any]:
+    """A replay (JSON data) as anyone may read it: its faults and forfeits in plain
+    words (their stored messages may quote the bots), a void's reason withheld. The
+    steps and the seed are untouched (the seed: :func:`seed_is_public`)."""
+    meta = data.get("meta")
+    if not isinstance(meta, dict) or not {"faults", "forfeits", "voided"} & set(meta):
+        return data
+    faults = [f for f in meta.get("faults", []) if isinstance(f, dict)]
+    shown = {k: v for k, v in meta.items() if k not in ("faults", "forfeits", "voided")}
+    if "faults" in meta:
+        shown["faults"] = [public_fault(f) for f in faults]
+    if "forfeits" in meta:
+        shown["forfeits"] = [
+            public_forfeit(f, [g for g in faults if g.get("seat") == f.get("seat")])
+            for f in meta["forfeits"]
+            if isinstance(f, dict)
+        ]
+    if "voided" in meta:
+        shown["voided"] = "platform fault"
+    return data | {"meta": shown}
 
 
 def next_queued_match() -> int | None:

@@ -54,7 +54,16 @@ class BotVersion(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
     )
-    report = models.TextField(blank=True, help_text="The validation report, in plain words.")
+    report = models.TextField(
+        blank=True,
+        help_text="The validation report for its author: what the bot printed, its "
+        "traceback and exception text included (never shown to anyone else).",
+    )
+    summary = models.TextField(
+        blank=True,
+        help_text="The verdict for everyone: passed, or rejected with a plain reason "
+        "(arena_runner.disclosure); no output of the bot's, no paths.",
+    )
     builtin = models.CharField(
         max_length=20, blank=True, help_text="The built-in bot this version is (trusted)."
     )

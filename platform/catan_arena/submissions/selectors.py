@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from django.db.models import QuerySet
 
 from catan_arena.submissions.models import Bot, BotVersion
+
+
+def is_author(user: Any, owner_id: int) -> bool:
+    """Whether ``user`` may read what a bot of ``owner_id``'s printed, raised or logged
+    (validation reports, fault messages, seat logs): its author, and staff. Every page
+    and API operation asks this one rule."""
+    return bool(user.is_authenticated and (user.pk == owner_id or user.is_staff))
+
+
+def shown_report(version: BotVersion, user: Any) -> str:
+    """The validation report ``user`` may read: its author the whole report, anyone
+    else the summary (verdict and plain reason)."""
+    return version.report if is_author(user, version.bot.owner_id) else version.summary
 
 
 def playing_version(bot: Bot) -> BotVersion | None:

@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena_runner import BotRunner, SandboxUnavailable, resolve_policy
-from arena_runner.validation import validate_bot
+from arena_runner.validation import Verdict, validate_bot
 from arena_runner.validation_policy import ValidationPolicy
 from bots.package import PackageLimits
 from bots.registry import BUILTINS
@@ -158,6 +158,7 @@ def register_builtins() -> list[BotVersion]:
                     status=Status.ACTIVE,
                     builtin=name,
                     report=f"built-in bot shipped with engine {engine_version}",
+                    summary=f"built-in bot shipped with engine {engine_version}",
                 )
         versions.append(version)
     return versions
@@ -183,7 +184,7 @@ def validate_version(version_id: int) -> str | None:
     try:
         runner = BotRunner(resolve_policy())
     except SandboxUnavailable as exc:
-        _set_status(version_id, Status.PENDING, f"validation could not run: {exc}")
+        _set_status(version_id, Status.PENDING, f"validation could not run: {exc}", NOT_RUN)
         raise ValidationUnavailable(str(exc)) from exc
     try:
         verdict = validate_bot(
@@ -192,10 +193,11 @@ def validate_version(version_id: int) -> str | None:
     finally:
         runner.close()
     if verdict.valid is None:
-        _set_status(version_id, Status.PENDING, f"validation could not run: {verdict.reason}")
+        reason = f"validation could not run: {verdict.reason}"
+        _set_status(version_id, Status.PENDING, reason, verdict.summary())
         raise ValidationUnavailable(verdict.reason)
     status = Status.ACTIVE if verdict.valid else Status.REJECTED
-    _set_status(version_id, status, verdict.text())
+    _set_status(version_id, status, verdict.text(), verdict.summary())
     if status == Status.ACTIVE:  # a newcomer wakes the ladder at once (even a settled one)
         from catan_arena.ladder.services import fill_ladder_on_commit
 
@@ -207,9 +209,13 @@ class ValidationUnavailable(Exception):
     """The sandbox could not check a version (a platform fault: try again later)."""
 
 
-def _set_status(version_id: int, status: str, report: str) -> None:
+NOT_RUN = Verdict(None).summary()
+
+
+def _set_status(version_id: int, status: str, report: str, summary: str) -> None:
+    """The new status with the author's ``report`` and everyone's ``summary``."""
     BotVersion.objects.filter(pk=version_id).update(
-        status=status, report=report, status_changed_at=timezone.now()
+        status=status, report=report, summary=summary, status_changed_at=timezone.now()
     )
 
 

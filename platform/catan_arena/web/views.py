@@ -11,17 +11,25 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.selectors import replay_of, seed_is_public
+from catan_arena.matches.selectors import (
+    may_watch,
+    replay_of,
+    seat_faults,
+    seat_forfeit,
+    seed_is_public,
+)
 from catan_arena.ratings.selectors import history
+from catan_arena.submissions.selectors import is_author
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import progress, standings, strengths
 from catan_arena.web import charts, organizing, replay_charts, replay_view, selectors
-from catan_arena.web.authoring import ABTestForm, validating
+from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
 from engine.replay import Replay
 
 SEAT_COLOURS = ("red", "blue", "white", "orange")
 LIVE_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
+WITHHELD = "withheld while a game sharing this match's seed is queued or running"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -53,11 +61,10 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
     recent = list(
         selectors.match_list().filter(seats__version__bot=found).distinct().order_by("-id")[:20]
     )
-    user = request.user
-    is_owner = user.is_authenticated and (user.pk == found.owner_id or user.is_staff)
+    is_owner = is_author(request.user, found.owner_id)
     context = {
         "bot": found,
-        "versions": versions,
+        "version_rows": version_rows(versions, request.user),
         "validating": validating(versions),
         "playing": playing,
         "chart": charts.rating_line([c.elo_after for c in changes]),
@@ -89,15 +96,25 @@ def match(request: HttpRequest, pk: int) -> HttpResponse:
     if found is None:
         raise Http404("no such match")
     seats = list(MatchSeat.objects.filter(match=found).select_related("version__bot__owner"))
-    rows = [{"seat": s, "colour": SEAT_COLOURS[s.seat], "faults": s.faults} for s in seats]
-    live = live_view(pk) if found.status in LIVE_STATUSES else None
-    return render(request, "web/match.html", {"match": found, "rows": rows, "live": live})
+    user = request.user
+    rows = [
+        {
+            "seat": s,
+            "colour": SEAT_COLOURS[s.seat],
+            "faults": seat_faults(s, user),
+            "forfeit": seat_forfeit(s, user),
+        }
+        for s in seats
+    ]
+    live = live_view(pk, user) if found.status in LIVE_STATUSES else None
+    context = {"match": found, "rows": rows, "live": live, "watchable": may_watch(found, user)}
+    return render(request, "web/match.html", context)
 
 
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of a match page, polled by htmx while the match runs; once it is
     over, ``HX-Refresh`` makes the browser reload the page with the result."""
-    shown = live_view(pk)
+    shown = live_view(pk, request.user)
     if shown is None:
         raise Http404("no such match")
     response = render(request, "web/_live.html", {"live": shown})
@@ -108,10 +125,12 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay viewer at ``?step=N`` (``&view=SEAT``: what that seat saw)."""
-    found = Match.objects.filter(pk=pk).only("status", "replay", "rules").first()
+    found = Match.objects.filter(pk=pk).only("status", "replay", "rules", "seed").first()
     data = replay_of(found) if found is not None else None
     if found is None or data is None:
         raise Http404("no replay for this match")
+    if not may_watch(found, request.user):
+        raise Http404(WITHHELD)
     game = Replay.from_dict(data)
     step = _int(request.GET.get("step"), 0)
     view = _int(request.GET.get("view"), -1)
@@ -152,6 +171,8 @@ def position(request: HttpRequest, pk: int) -> HttpResponse:
     data = replay_of(found) if found is not None else None
     if found is None or data is None:
         raise Http404("no replay for this match")
+    if not may_watch(found, request.user):
+        raise Http404(WITHHELD)
     step = max(0, min(_int(request.GET.get("step"), 0), len(data["steps"])))
     cut = cut_at(data, step, match_id=pk, seed_public=seed_is_public(found))
     response = HttpResponse(orjson.dumps(cut), content_type="application/json")
