@@ -9,6 +9,7 @@ local worker processes, see :mod:`catan_arena.matches.embedded`). A **server** s
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",  # the log-in limit of every door (last: its checks see the other apps)
 ]
 
 MIDDLEWARE = [
@@ -122,7 +124,38 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: a locked-out try answers 429
 ]
+
+# Log-in limit (django-axes) on every door that authenticates with a password: the
+# site's form, the API's token exchange, the admin. Failures are counted per account and
+# per real client address in the shared cache; either count at the limit refuses every
+# try (the right password too) until the cool-off after the last counted failure ends.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses before a password is hashed
+    "django.contrib.auth.backends.ModelBackend",
+]
+TRUSTED_PROXIES = env.int("CATAN_ARENA_TRUSTED_PROXIES", default=0)
+"""Proxies in front of the site that append the address they saw to X-Forwarded-For:
+the client's address is the one the outermost of them saw (0: the connecting address)."""
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(f"CATAN_ARENA_TRUSTED_PROXIES={TRUSTED_PROXIES} must be >= 0")
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = positive_int("CATAN_ARENA_LOGIN_FAILURES", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=positive_int("CATAN_ARENA_LOGIN_COOLOFF_MINUTES", 10))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # tries while locked do not extend it
+AXES_CLIENT_IP_CALLABLE = "catan_arena.core.throttle.client_address"
+AXES_USERNAME_CALLABLE = "catan_arena.accounts.lockout.username_of_attempt"
+AXES_LOCKOUT_CALLABLE = "catan_arena.accounts.lockout.locked_out_response"
+AXES_ENABLE_ADMIN = False  # the counts live in the cache, not in axes' tables
+AXES_VERBOSE = False
+
+# Mail (password resets): the console on the embedded default; a server sets EMAIL_URL
+# (django-environ: smtp://, smtp+tls://user:password@host:587, consolemail://).
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="webmaster@localhost")
+PASSWORD_RESET_TIMEOUT = 3 * 3600  # seconds a reset link stays good
 
 ROOT_URLCONF = "catan_arena.urls"
 WSGI_APPLICATION = "catan_arena.wsgi.application"
@@ -222,6 +255,10 @@ HOUSE_BOTS_ON_LADDER = strict_bool("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", default=T
 # The cache (throttles of the API and the site's forms): local memory per process by
 # default; a server shares one in Redis (``CACHE_URL=redis://redis:6379/1``).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    # axes warns that a process-local cache counts log-in failures per web process: on
+    # the embedded default (one person's platform on 127.0.0.1) that is accepted.
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Celery (server mode). No broker: the embedded default, which never imports a broker.
 CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="")
@@ -269,7 +306,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "catan_arena.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "upload": env.str("CATAN_ARENA_UPLOAD_RATE", default="30/hour"),
-        "login": env.str("CATAN_ARENA_LOGIN_RATE", default="10/minute"),
+        "signup": env.str("CATAN_ARENA_SIGNUP_RATE", default="10/hour"),
     },
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
 }

@@ -1,6 +1,7 @@
 """The site's forms against hostile use: every form that changes something needs its
-CSRF token; log-in and sign-up are rate limited per client address (one answer for any
-wrong log-in); the limit lives in the shared cache when a server configures Redis."""
+CSRF token; log-in (the limit of every door, see test_login_limit.py) and sign-up are
+limited (one answer for any wrong log-in); the sign-up limit lives in the shared cache
+when a server configures Redis."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ def _fresh_cache() -> None:
 def tight(settings: Any) -> None:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"upload": "30/hour", "login": "3/minute"},
+        "DEFAULT_THROTTLE_RATES": {"upload": "30/hour", "signup": "3/minute"},
     }
+    settings.AXES_FAILURE_LIMIT = 3
 
 
 def token_of(client: Client, url: str) -> str:
@@ -104,14 +106,15 @@ def test_the_limit_is_shared_through_redis_when_configured(
     # (Django's setting_changed signal drops the cached cache objects)
     store = redis.Redis.from_url(url)
     store.flushdb()
+    sign_up = {"password1": PASSWORD, "password2": PASSWORD}
     try:
-        client.post("/log-in/", {"username": author.username, "password": "no"})
-        keys = [k.decode() for k in store.keys("*throttle:login:*")]
+        client.post("/sign-up/", {"username": "new0", **sign_up})
+        keys = [k.decode() for k in store.keys("*throttle:signup:*")]
         assert len(keys) == 1  # where every web process counts
         other = Client()  # another process would count on from there
-        for _ in range(2):
-            other.post("/log-in/", {"username": author.username, "password": "no"})
-        assert other.post("/log-in/", {"username": "x", "password": "y"}).status_code == 429
+        for i in (1, 2):
+            other.post("/sign-up/", {"username": f"new{i}", **sign_up})
+        assert other.post("/sign-up/", {"username": "new3", **sign_up}).status_code == 429
     finally:
         store.flushdb()
 

@@ -10,7 +10,6 @@ from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from catan_arena.accounts.models import ApiToken, User
@@ -97,20 +96,22 @@ class TokenDetailView(APIView):
 
 
 class LoginView(APIView):
-    """A new API token for a username and password (throttled; one answer for any
-    wrong pair, so it tells nobody which usernames exist)."""
+    """A new API token for a username and password (one answer for any wrong pair, so
+    it tells nobody which usernames exist). The log-in limit of every door counts it
+    (django-axes, through ``authenticate``): a locked-out try answers 429."""
 
     permission_classes = (AllowAny,)
     authentication_classes = (ApiTokenAuthentication,)  # a failed login answers 401
-    throttle_classes = (ScopedRateThrottle,)
-    throttle_scope = "login"
 
     @extend_schema(request=LoginSerializer, responses={201: NewTokenSerializer})
     def post(self, request: Request) -> Response:
         incoming = LoginSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        user = authenticate(request, username=data["username"], password=data["password"])
+        # Django's request: the limit's middleware reads the lock-out mark from it.
+        user = authenticate(
+            request._request, username=data["username"], password=data["password"]
+        )
         if user is None or not isinstance(user, User):
             from rest_framework.exceptions import AuthenticationFailed
 

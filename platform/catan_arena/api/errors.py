@@ -64,7 +64,13 @@ def _code(exc: Exception, detail: Any) -> str:
     return codes if isinstance(codes, str) else "error"
 
 
+def json_error(status: int, code: str, message: str, **extra: Any) -> JsonResponse:
+    """An error of the one shape answered outside DRF's views (an unknown URL, a
+    locked-out log-in)."""
+    body = {"status": status, "code": code, "message": message, **extra}
+    return JsonResponse({"error": body}, status=status)
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     """404 for unknown URLs under /api/ (Django's own handler renders HTML)."""
-    body = {"status": 404, "code": "not_found", "message": "no such endpoint"}
-    return JsonResponse({"error": body}, status=404)
+    return json_error(404, "not_found", "no such endpoint")

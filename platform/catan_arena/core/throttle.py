@@ -1,11 +1,13 @@
-"""A fixed-window rate limit for the site's forms (log in, sign up), on Django's cache
-and with the API's own rates (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``): the same
-limit whichever door is used. Shared by every web process when the cache is Redis
-(``CACHE_URL``); per process on the default local-memory cache."""
+"""The client's real address (behind ``TRUSTED_PROXIES`` proxies), the one key of every
+per-address limit (the log-in limit, django-axes, reads it too); a fixed-window rate
+limit for the sign-up form, on Django's cache with the API's rates
+(``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``). Shared by every web process when the
+cache is Redis (``CACHE_URL``); per process on the default local-memory cache."""
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import time
 from typing import cast
 
@@ -24,7 +26,21 @@ def rate(scope: str) -> tuple[int, int]:
 
 
 def client_address(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", ""))
+    """The address the outermost trusted proxy saw: with ``TRUSTED_PROXIES`` = n, the
+    n-th address from the right of ``X-Forwarded-For`` (each proxy appends the address it
+    saw); with 0, or a header too short or not an address, the connecting address.
+    Whatever a client writes further left never changes it."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    proxies = int(settings.TRUSTED_PROXIES)
+    if proxies < 1:
+        return remote
+    hops = [hop.strip() for hop in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    if len(hops) < proxies:
+        return remote
+    try:
+        return str(ipaddress.ip_address(hops[-proxies]))
+    except ValueError:
+        return remote
 
 
 def hit(scope: str, key: str) -> int | None:

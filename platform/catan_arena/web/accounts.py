@@ -1,10 +1,8 @@
 """Sign up, log in, log out, API tokens: Django's own auth views and forms, in the site's look.
 Log-in failures say the same whatever was wrong, so the page tells nobody which
-usernames exist."""
+usernames exist; the log-in limit is django-axes' (settings ``AXES_*``), on every door."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -18,6 +16,7 @@ from django.shortcuts import redirect, render
 from catan_arena.accounts.models import User
 from catan_arena.accounts.services import welcome_new_account
 from catan_arena.accounts.tokens import TokenError, create_token, revoke_token
+from catan_arena.accounts.usernames import confusable_with, normalize
 from catan_arena.core import throttle
 
 
@@ -27,9 +26,14 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         fields = ("username",)
 
     def clean_username(self) -> str:
-        name = str(self.cleaned_data["username"])
+        """NFKC-normalised (Django's ``UsernameField``); refused when it could be taken
+        for an existing username (``аlice`` with a Cyrillic а beside ``alice``)."""
+        name = normalize(str(self.cleaned_data["username"]))
         if User.objects.filter(username__iexact=name).exists():
             raise forms.ValidationError("that username is taken")
+        existing = confusable_with(name)
+        if existing is not None:
+            raise forms.ValidationError(f"that username looks too much like {existing!r}")
         return name
 
 
@@ -40,23 +44,16 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
 
 
 class LogInView(LoginView):
-    """Django's log-in, limited like the API's token log-in (``login`` rate) per client
-    address: guessing passwords is slow whichever door is used."""
+    """Django's log-in; its limit is the one of every door (django-axes)."""
 
     template_name = "web/log_in.html"
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = throttle.hit("login", throttle.client_address(request))
-        if wait is not None:
-            return too_many(request, wait)
-        return super().post(request, *args, **kwargs)
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
     """Usernames are public on this site (every bot names its author), so "taken" tells
-    nothing secret; new accounts are limited per client address (the ``login`` rate)."""
+    nothing secret; new accounts are limited per client address (the ``signup`` rate)."""
     if request.method == "POST":
-        wait = throttle.hit("login", throttle.client_address(request))
+        wait = throttle.hit("signup", throttle.client_address(request))
         if wait is not None:
             return too_many(request, wait)
     form = SignUpForm(request.POST or None)
