@@ -25,6 +25,7 @@ from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.models import Entry, Tournament
 from catan_arena.tournaments.selectors import progress, standings, strengths, with_progress
 from catan_arena.tournaments.services import (
+    SPEC_BOUNDS,
     TournamentError,
     TournamentSpec,
     cancel_tournament,
@@ -53,19 +54,25 @@ class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
         read_only_fields = fields
 
 
+def _bounded(name: str, **kwargs: Any) -> serializers.IntegerField:
+    """An integer field within the setting's :data:`SPEC_BOUNDS` (out of range: 400)."""
+    bound = SPEC_BOUNDS[name]
+    return serializers.IntegerField(min_value=bound.low, max_value=bound.high, **kwargs)
+
+
 class NewTournamentSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=120)
     format = serializers.ChoiceField(Tournament.Format.choices, default="round_robin")
     table_size = serializers.IntegerField(default=4)
-    cycles = serializers.IntegerField(default=1)
-    rounds = serializers.IntegerField(required=False, allow_null=True, default=None)
-    games_per_table = serializers.IntegerField(default=1)
+    cycles = _bounded("cycles", default=1)
+    rounds = _bounded("rounds", required=False, allow_null=True, default=None)
+    games_per_table = _bounded("games_per_table", default=1)
     rules = serializers.DictField(default=dict)
     decision_seconds = serializers.FloatField(default=1.0, min_value=0.01, max_value=60)
     time_bank_seconds = serializers.FloatField(default=10.0, min_value=0, max_value=600)
     ladder = serializers.BooleanField(default=False)
-    max_entries = serializers.IntegerField(required=False, allow_null=True, default=None)
-    entries_per_author = serializers.IntegerField(default=1)
+    max_entries = _bounded("max_entries", required=False, allow_null=True, default=None)
+    entries_per_author = _bounded("entries_per_author", default=1)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     open_entries = serializers.BooleanField(default=False)
 

@@ -49,6 +49,25 @@ def require_organizer(user: User) -> None:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """The values an organizer's whole-number setting may take (the columns hold more)."""
+
+    low: int
+    high: int
+
+
+SPEC_BOUNDS: dict[str, Bound] = {
+    "cycles": Bound(1, 20),
+    "rounds": Bound(1, 50),
+    "games_per_table": Bound(1, 4),
+    "entries_per_author": Bound(1, 10),
+    "max_entries": Bound(3, 10_000),
+}
+"""Each :class:`TournamentSpec` number's bounds, the one definition the site's form, the
+API's serializer and :func:`check_spec` use."""
+
+
+@dataclass(frozen=True)
 class TournamentSpec:
     """What an organizer sets up."""
 
@@ -78,12 +97,13 @@ def check_spec(spec: TournamentSpec) -> None:
         raise TournamentError(f"unknown format {spec.format!r}: one of {', '.join(Format.values)}")
     if spec.table_size not in (3, 4):
         raise TournamentError("tables seat 3 or 4")
-    if spec.cycles < 1 or (spec.rounds is not None and spec.rounds < 1):
-        raise TournamentError("cycles and rounds must be at least 1")
+    for name, bound in SPEC_BOUNDS.items():
+        value = getattr(spec, name)
+        if value is not None and not bound.low <= value <= bound.high:
+            words = name.replace("_", " ")
+            raise TournamentError(f"{words}: {bound.low} to {bound.high}, not {value}")
     if not 1 <= spec.games_per_table <= spec.table_size:
         raise TournamentError(f"games per table: 1 to {spec.table_size} (one per seat rotation)")
-    if spec.entries_per_author < 1 or (spec.max_entries is not None and spec.max_entries < 3):
-        raise TournamentError("entries per author must be at least 1, an entry cap at least 3")
     if "players" in spec.rules:
         raise TournamentError("players follow each table's size, not the rules options")
     try:

@@ -18,6 +18,7 @@ from catan_arena.accounts.services import welcome_new_account
 from catan_arena.accounts.tokens import TokenError, create_token, revoke_token
 from catan_arena.accounts.usernames import confusable_with, normalize
 from catan_arena.core import throttle
+from catan_arena.core.params import object_id
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -76,19 +77,18 @@ def tokens(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST":
         if "revoke" in request.POST:
-            revoked = revoke_token(user, _int(request.POST["revoke"]))
-            if revoked:
-                messages.success(request, "token revoked")
-            return redirect("web:tokens")
-        try:
-            _, new_key = create_token(user, request.POST.get("name", ""))
-        except TokenError as exc:
-            error = str(exc)
+            token_id = object_id(request.POST["revoke"])
+            if token_id is not None:
+                if revoke_token(user, token_id):
+                    messages.success(request, "token revoked")
+                return redirect("web:tokens")
+            error = "choose a token to revoke"
+        else:
+            try:
+                _, new_key = create_token(user, request.POST.get("name", ""))
+            except TokenError as exc:
+                error = str(exc)
     context = {"tokens": user.api_tokens.all(), "new_key": new_key, "error": error}
     response = render(request, "web/tokens.html", context, status=400 if error else 200)
     response["Cache-Control"] = "no-store"  # the key must not stay in a cache
     return response
-
-
-def _int(raw: str) -> int:
-    return int(raw) if raw.isdigit() else 0

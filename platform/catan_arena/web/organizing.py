@@ -15,12 +15,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from catan_arena.accounts.models import User
+from catan_arena.core.params import object_id
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import playing_versions
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.services import (
     ORGANIZE,
+    SPEC_BOUNDS,
     TournamentError,
     TournamentSpec,
     cancel_tournament,
@@ -39,26 +41,34 @@ class TournamentForm(forms.Form):
     format = forms.ChoiceField(choices=Tournament.Format.choices)
     table_size = forms.TypedChoiceField(choices=[(4, "4"), (3, "3")], coerce=int, initial=4)
     cycles = forms.IntegerField(
-        min_value=1,
-        max_value=20,
+        min_value=SPEC_BOUNDS["cycles"].low,
+        max_value=SPEC_BOUNDS["cycles"].high,
         initial=1,
         help_text="Round robins: tables every pair shares at least.",
     )
     rounds = forms.IntegerField(
-        min_value=1,
-        max_value=50,
+        min_value=SPEC_BOUNDS["rounds"].low,
+        max_value=SPEC_BOUNDS["rounds"].high,
         required=False,
         help_text="Swiss: rounds (blank: enough for the field).",
     )
     games_per_table = forms.IntegerField(
-        min_value=1,
-        max_value=4,
+        min_value=SPEC_BOUNDS["games_per_table"].low,
+        max_value=SPEC_BOUNDS["games_per_table"].high,
         initial=1,
         help_text="Swiss: games each table plays, seats rotated.",
     )
     decision_seconds = forms.FloatField(min_value=0.1, max_value=60, initial=1.0)
-    max_entries = forms.IntegerField(min_value=3, required=False)
-    entries_per_author = forms.IntegerField(min_value=1, max_value=10, initial=1)
+    max_entries = forms.IntegerField(
+        min_value=SPEC_BOUNDS["max_entries"].low,
+        max_value=SPEC_BOUNDS["max_entries"].high,
+        required=False,
+    )
+    entries_per_author = forms.IntegerField(
+        min_value=SPEC_BOUNDS["entries_per_author"].low,
+        max_value=SPEC_BOUNDS["entries_per_author"].high,
+        initial=1,
+    )
     starts_at = forms.DateTimeField(
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
@@ -158,10 +168,11 @@ def _act(user: User, tournament: Tournament, action: str, request: HttpRequest) 
         voided = cancel_tournament(tournament, user)
         return f"cancelled; {voided} queued games voided"
     if action in ("enter", "withdraw"):
+        version_id = object_id(request.POST.get("version"))
         version = (
-            BotVersion.objects.select_related("bot__owner")
-            .filter(pk=_int(request.POST.get("version")))
-            .first()
+            BotVersion.objects.select_related("bot__owner").filter(pk=version_id).first()
+            if version_id is not None
+            else None
         )
         if version is None:
             raise TournamentError("choose a bot")
@@ -171,7 +182,3 @@ def _act(user: User, tournament: Tournament, action: str, request: HttpRequest) 
         withdraw_entry(user, tournament, version)
         return f"{version} withdrawn"
     raise TournamentError(f"unknown action {action[:20]!r}")
-
-
-def _int(raw: str | None) -> int:
-    return int(raw) if raw and raw.isdigit() else 0
