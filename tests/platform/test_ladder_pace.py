@@ -76,6 +76,19 @@ def test_an_authors_versions_never_share_a_table_house_bots_do(
     assert with_mine == 12  # four seats: one of the author's bots each time
 
 
+def test_six_bots_keep_three_tables_in_flight(
+    house_on: None, three_authors_bots: list[BotVersion]
+) -> None:
+    """Two workers need two tables playing and one waiting: with six bots that means a
+    version at two tables (never one version twice at a table)."""
+    LadderSettings.objects.create(pk=1, tables_in_flight=4)
+    made = fill_ladder(random.Random(2))
+    assert len(made) == 3
+    for match in made:
+        versions = seated(match)
+        assert len({author_key(v) for v in versions}) == len(versions) == 4
+
+
 def test_a_recorded_ladder_match_tops_up_on_commit(
     three_authors_bots: list[BotVersion], django_capture_on_commit_callbacks: Commits
 ) -> None:
