@@ -109,12 +109,16 @@ def run_ladder(games: int, processes: int, env: dict[str, str]) -> LadderRun:
     clock; those games' tables."""
     from django.utils import timezone
 
+    from catan_arena.core.queues import MATCH_QUEUE, VALIDATION_QUEUE
     from catan_arena.ladder.selectors import matchmaker_matches
     from catan_arena.ladder.services import fill_ladder
     from catan_arena.submissions.storage import materialize
     from tests.platform.celery_worker import CeleryWorker
 
-    worker = CeleryWorker(env, concurrency=processes, beat=True)
+    # The production topology: match workers, and a worker reserved for the quick queue
+    # (validations, the ladder's top-ups), as the compose file's `validator`.
+    worker = CeleryWorker(env, concurrency=processes, beat=True, queues=MATCH_QUEUE)
+    quick = CeleryWorker(env, concurrency=1, queues=VALIDATION_QUEUE)
     time.sleep(2.0)  # pool processes start their runners (blank sandboxes) after "ready"
     try:
         first = matchmaker_matches().order_by("-id").values_list("id", flat=True).first() or 0
@@ -150,6 +154,7 @@ def run_ladder(games: int, processes: int, env: dict[str, str]) -> LadderRun:
     finally:
         _set_paused(True)
         worker.stop()
+        quick.stop()
 
 
 def _overlap(a: datetime | None, b: datetime | None, start: datetime, end: datetime) -> float:

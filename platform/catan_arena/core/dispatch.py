@@ -12,7 +12,13 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from catan_arena.core.queues import MATCH_QUEUE, PLAY_TASK, VALIDATE_TASK, VALIDATION_QUEUE
+from catan_arena.core.queues import (
+    FILL_LADDER_TASK,
+    MATCH_QUEUE,
+    PLAY_TASK,
+    VALIDATE_TASK,
+    VALIDATION_QUEUE,
+)
 
 
 def on_commit_validate(version_id: int) -> None:
@@ -36,6 +42,18 @@ def task_limits(budget: float) -> tuple[int, int]:
     (:func:`catan_arena.matches.services.match_budget`)."""
     soft = math.ceil(budget)
     return soft, soft + HARD_AFTER_SOFT
+
+
+def on_commit_fill_ladder() -> bool:
+    """Server mode: top the ladder up on the quick queue once this transaction commits,
+    so the worker that recorded a match goes straight to its next one. False on the
+    embedded default (the caller tops up itself)."""
+    if settings.EMBEDDED:
+        return False
+    from catan_arena.celery import app
+
+    transaction.on_commit(lambda: app.send_task(FILL_LADDER_TASK, queue=VALIDATION_QUEUE))
+    return True
 
 
 def on_commit_play(match_id: int, budget: float) -> None:

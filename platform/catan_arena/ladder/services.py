@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
+from catan_arena.core import dispatch
 from catan_arena.ladder.matchmaking import plan_tables
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import candidates, matchmaker_in_flight, pace
@@ -72,9 +73,12 @@ def fill_ladder(rng: random.Random | None = None, *, full_speed: bool = False) -
 
 def fill_ladder_on_commit() -> None:
     """Top the ladder up once the current transaction commits (a ladder match recorded,
-    a version made active), not only on the next tick. A failure is logged, never
-    raised: what triggered it stands, and the tick tries again."""
-    transaction.on_commit(_fill_quietly)
+    a version made active), not only on the next tick: in server mode as a task on the
+    quick queue (a free worker does it while the match workers play on), on the embedded
+    default here. A failure is logged, never raised: what triggered it stands, and the
+    tick tries again."""
+    if not dispatch.on_commit_fill_ladder():
+        transaction.on_commit(_fill_quietly)
 
 
 def _fill_quietly() -> None:
