@@ -249,6 +249,15 @@ MATCH_MAX_ATTEMPTS = positive_int("CATAN_ARENA_MATCH_ATTEMPTS", 3)
 MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
 """Seconds past a match's own time budget before a running match counts as lost."""
 WARM_SANDBOXES = env.int("CATAN_ARENA_WARM_SANDBOXES", default=4)
+
+# Fair use of the workers, per author (catan_arena.core.fair_use; uploads: the "upload"
+# rate below, both doors, rejected attempts included).
+AUTHOR_MATCHES_IN_FLIGHT = positive_int("CATAN_ARENA_AUTHOR_MATCHES_IN_FLIGHT", 6)
+"""An author's A/B games and validations queued or running at once."""
+AUTHOR_AB_TESTS = positive_int("CATAN_ARENA_AUTHOR_AB_TESTS", 2)
+"""A/B tests one author may have running at once."""
+AB_MAX_PAIRS = positive_int("CATAN_ARENA_AB_MAX_PAIRS", 400)
+"""The most pairs an A/B test may ask for (its limits are at most the ladder's)."""
 HOUSE_BOTS_ON_LADDER = strict_bool("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", default=True)
 """The built-in bots are on the ladder from the first start (the matchmaker registers them)."""
 

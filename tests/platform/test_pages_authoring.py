@@ -104,7 +104,7 @@ def test_uploads_are_rate_limited_per_author(
     refused = client.post(
         "/upload/", {"name": "busy", "file": SimpleUploadedFile("b.py", VALID_BOT)}
     )
-    assert refused.status_code == 400 and "too many uploads" in refused.content.decode()
+    assert refused.status_code == 429 and "too many uploads" in refused.content.decode()
     assert BotVersion.objects.count() == 2
 
 

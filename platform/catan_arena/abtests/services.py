@@ -5,20 +5,27 @@ of opponents in the same seats: once with A in the tested seat, once with B. Its
 difference is B's placing points minus A's (a table of n gives n - place), so the luck
 of the board and the opponents' strength cancel out. The tested seat rotates pair by
 pair, and every game starts fresh bot processes. Pairs are kept ``PAIRS_IN_FLIGHT`` at a
-time; when the test stops (a verdict, or ``max_pairs``), its queued games are voided."""
+time, and only while their games fit in the requester's matches in flight
+(:mod:`catan_arena.core.fair_use`, which also bounds the tests an author runs at once);
+a test asks for at most ``AB_MAX_PAIRS`` pairs, under limits no looser than the
+ladder's. When the test stops (a verdict, or ``max_pairs``), its queued games are
+voided."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.accounts.models import User
-from catan_arena.ladder.selectors import ladder_versions
+from catan_arena.core.fair_use import admit_ab_test, room
+from catan_arena.ladder.models import LadderSettings
+from catan_arena.ladder.selectors import ladder_versions, why_not_playable
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.ratings.sprt import Verdict, sprt
@@ -37,6 +44,28 @@ class ABTestError(ValueError):
     """An A/B test cannot be made as asked; the message says why."""
 
 
+def ladder_limits() -> MatchLimits:
+    """The ladder's clock: an A/B test's default, and the loosest it may ask for."""
+    ladder = LadderSettings.current()
+    return MatchLimits(ladder.decision_seconds, ladder.time_bank_seconds)
+
+
+def _check_limits(limits: MatchLimits) -> None:
+    """Refuse limits looser than the ladder's (a test's games hold workers as long as
+    its clock allows)."""
+    ladder = ladder_limits()
+    if (
+        limits.decision_seconds > ladder.decision_seconds
+        or limits.time_bank_seconds > ladder.time_bank_seconds
+        or limits.per_seat > ladder.per_seat
+    ):
+        raise ABTestError(
+            f"an A/B test's limits are at most the ladder's: {ladder.decision_seconds:g} s "
+            f"per decision, a {ladder.time_bank_seconds:g} s bank, {ladder.per_seat:g} s of "
+            "wall clock per game"
+        )
+
+
 def request_ab_test(
     user: User,
     version_a: BotVersion,
@@ -53,23 +82,31 @@ def request_ab_test(
     """Start an A/B test of ``version_b`` against ``version_a`` (their author's, or
     staff's), its first pairs queued. Each pair's opponents are drawn from
     ``opponents`` (active versions of other authors) or, if none are given, from the
-    ladder's bots of other authors."""
+    ladder's bots of other authors. ``limits``: the ladder's by default, never looser.
+    Raises :class:`~catan_arena.core.fair_use.FairUseExceeded` when the author runs their
+    limit of tests or has no room in flight for a pair."""
     for version in (version_a, version_b):
         if version.bot.owner_id != user.pk and not user.is_staff:
             raise PermissionDenied("only the author of both versions can A/B test them")
-        if version.status != BotVersion.Status.ACTIVE:
-            raise ABTestError(f"{version} is {version.status}: only active versions can play")
+        refusal = why_not_playable(version)
+        if refusal is not None:
+            raise ABTestError(refusal)
     if version_a.pk == version_b.pk:
         raise ABTestError("A and B must be different versions")
     if not (margin > 0 and 0 < alpha < 0.5 and 0 < beta < 0.5 and max_pairs >= 2):
         raise ABTestError("margin > 0, 0 < alpha, beta < 0.5 and at least 2 pairs")
+    if max_pairs > settings.AB_MAX_PAIRS:
+        raise ABTestError(f"an A/B test plays at most {settings.AB_MAX_PAIRS} pairs")
     if table_size not in (3, 4):
         raise ABTestError("tables seat 3 or 4")
     _check_opponents(version_a, version_b, opponents)
     if len(_opponent_pool(version_a, version_b, opponents)) < table_size - 1:
         raise ABTestError(f"not enough opponents: {table_size - 1} bots of other authors needed")
-    limits = limits or MatchLimits.default()
+    limits = limits or ladder_limits()
+    _check_limits(limits)
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one request at a time
+        admit_ab_test(user)
         test = ABTest.objects.create(
             version_a=version_a,
             version_b=version_b,
@@ -95,8 +132,9 @@ def _check_opponents(
 ) -> None:
     excluded = {author_key(version_a), author_key(version_b)}
     for version in opponents:
-        if version.status != BotVersion.Status.ACTIVE:
-            raise ABTestError(f"opponent {version} is {version.status}")
+        refusal = why_not_playable(version)
+        if refusal is not None:
+            raise ABTestError(f"opponent {refusal}")
         if author_key(version) in excluded:
             raise ABTestError(f"opponent {version} is by the author of A or B")
 
@@ -110,6 +148,8 @@ def _opponent_pool(
     pool: dict[int, BotVersion] = {}
     for version in sorted(opponents or ladder_versions(), key=lambda v: v.pk):
         key = author_key(version)
+        if why_not_playable(version) is not None:  # withdrawn since the test began
+            continue
         if key not in excluded and version.bot_id not in (version_a.bot_id, version_b.bot_id):
             pool.setdefault(key, version)
     return list(pool.values())
@@ -126,6 +166,8 @@ def _top_up(test: ABTest) -> None:
     rng = random.Random()
     while unfinished < PAIRS_IN_FLIGHT and counted + unfinished < test.max_pairs:
         if len(pool) < test.table_size - 1 or made >= 2 * test.max_pairs:
+            return
+        if room(test.requested_by) < 2:  # the requester's matches in flight are full
             return
         opponents = rng.sample(pool, test.table_size - 1)
         _queue_pair(test, made + 1, opponents)
@@ -192,6 +234,17 @@ def note_ab_match_done(test_id: int) -> None:
         else:
             test.save(update_fields=["pairs", "mean", "llr"])
             _top_up(test)
+        _resume_idle_tests(test.requested_by_id, test.pk)
+
+
+def _resume_idle_tests(user_id: int, done: int) -> None:
+    """Top up the requester's other running tests (a pair may have waited for room): a
+    finished game of one test makes room for another."""
+    others = ABTest.objects.select_for_update(skip_locked=True).filter(
+        requested_by_id=user_id, status=ABTest.Status.RUNNING
+    )
+    for other in others.exclude(pk=done):
+        _top_up(other)
 
 
 def _finish(test: ABTest, verdict: str, status: str = ABTest.Status.FINISHED) -> None:

@@ -14,14 +14,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catan_arena.abtests.models import ABPair, ABTest
-from catan_arena.abtests.selectors import describe
+from catan_arena.abtests.selectors import describe, visible_ab_tests
 from catan_arena.abtests.services import (
     DEFAULT_MARGIN,
     ABTestError,
     cancel_ab_test,
+    ladder_limits,
     request_ab_test,
 )
 from catan_arena.api.errors import Conflict
+from catan_arena.api.fair_use import too_busy
+from catan_arena.core.fair_use import FairUseExceeded
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 
@@ -66,7 +69,9 @@ class NewABTestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     beta = serializers.FloatField(default=0.05)
     max_pairs = serializers.IntegerField(default=200, min_value=2, max_value=2000)
     table_size = serializers.IntegerField(default=4)
-    decision_seconds = serializers.FloatField(default=1.0, min_value=0.01, max_value=60)
+    decision_seconds = serializers.FloatField(
+        required=False, min_value=0.01, max_value=60, help_text="default: the ladder's"
+    )
     opponents = serializers.PrimaryKeyRelatedField(
         queryset=BotVersion.objects.all(), many=True, default=list
     )
@@ -80,27 +85,36 @@ class ABTestFilter(django_filters.FilterSet):
         fields = ("status", "verdict", "requested_by")
 
 
-def ab_tests() -> QuerySet[ABTest]:
-    return ABTest.objects.select_related(
-        "requested_by", "version_a__bot", "version_b__bot"
-    ).order_by("-id")
+def ab_tests(request: Request) -> QuerySet[ABTest]:
+    """The tests the user may see (:func:`~catan_arena.abtests.selectors.visible_ab_tests`);
+    another's answers 404, as if it were not there."""
+    return (
+        visible_ab_tests(request.user)
+        .select_related("requested_by", "version_a__bot", "version_b__bot")
+        .order_by("-id")
+    )
 
 
 class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     """A/B tests, newest first; POST asks whether version B beats version A (both
-    yours): paired duplicate games until the sequential test decides."""
+    yours): paired duplicate games until the sequential test decides. Per author: a few
+    tests running at once and a few matches in flight (429 past them, with the reason);
+    limits no looser than the ladder's."""
 
     serializer_class = ABTestSerializer
     filterset_class = ABTestFilter
 
     def get_queryset(self) -> QuerySet[ABTest]:
-        return ab_tests()
+        return ab_tests(self.request)
 
     @extend_schema(request=NewABTestSerializer, responses={201: ABTestSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         incoming = NewABTestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
+        limits = None
+        if "decision_seconds" in data:
+            limits = MatchLimits(data["decision_seconds"], ladder_limits().time_bank_seconds)
         try:
             test = request_ab_test(
                 request.user,  # type: ignore[arg-type]
@@ -111,11 +125,13 @@ class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
                 beta=data["beta"],
                 max_pairs=data["max_pairs"],
                 table_size=data["table_size"],
-                limits=MatchLimits(data["decision_seconds"], 10.0),
+                limits=limits,
                 opponents=data["opponents"],
             )
         except ABTestError as exc:
             raise serializers.ValidationError({"versions": [str(exc)]}) from None
+        except FairUseExceeded as exc:
+            raise too_busy(exc) from None
         return Response(ABTestSerializer(test).data, status=status.HTTP_201_CREATED)
 
 
@@ -125,7 +141,7 @@ class ABTestDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
     serializer_class = ABTestDetailSerializer
 
     def get_queryset(self) -> QuerySet[ABTest]:
-        return ab_tests().prefetch_related("pair_set")
+        return ab_tests(self.request).prefetch_related("pair_set")
 
 
 class ABTestCancelView(APIView):
@@ -134,7 +150,7 @@ class ABTestCancelView(APIView):
     @extend_schema(request=None, responses={200: ABTestSerializer})
     def post(self, request: Request, pk: int) -> Response:
         """Stop a running test of yours (its queued games are voided)."""
-        test = ab_tests().filter(pk=pk).first()
+        test = ab_tests(request).filter(pk=pk).first()
         if test is None:
             raise exceptions.NotFound("no such A/B test")
         try:

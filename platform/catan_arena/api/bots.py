@@ -11,10 +11,10 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from catan_arena.api.errors import Conflict
+from catan_arena.api.fair_use import UploadThrottle
 from catan_arena.api.permissions import is_owner
 from catan_arena.ladder.services import reinstate_version, withdraw_version
 from catan_arena.submissions.errors import (
@@ -170,8 +170,7 @@ class UploadView(APIView):
 
     permission_classes = (IsAuthenticated,)
     parser_classes = (MultiPartParser, FormParser)
-    throttle_classes = (ScopedRateThrottle,)
-    throttle_scope = "upload"
+    throttle_classes = (UploadThrottle,)  # the same count as the site's upload form
 
     @extend_schema(
         request={"multipart/form-data": UploadSerializer},

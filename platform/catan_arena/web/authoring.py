@@ -4,8 +4,7 @@ match. Everything goes through the same services as the API."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -14,19 +13,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from catan_arena.abtests.services import ABTestError, request_ab_test
 from catan_arena.accounts.models import User
+from catan_arena.core.fair_use import FairUseExceeded, admit_upload
 from catan_arena.matches.models import MatchSeat
 from catan_arena.submissions.errors import StorageFull, UploadRejected
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.submissions.selectors import is_author, shown_report
 from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
-
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 class UploadForm(forms.Form):
@@ -36,16 +33,6 @@ class UploadForm(forms.Form):
     inherit_rating = forms.BooleanField(
         required=False, label="Start from the bot's current rating (uncertainty widened)"
     )
-
-
-def uploads_left(user: User) -> int:
-    """Uploads ``user`` may still make in the current window of the upload rate (the
-    API's ``upload`` throttle rate, counted in the database so every process agrees)."""
-    rates = cast(dict[str, str], settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
-    count, _, period = rates["upload"].partition("/")
-    since = timezone.now() - timedelta(seconds=PERIODS.get(period[:1], 3600))
-    made = BotVersion.objects.filter(bot__owner=user, created_at__gte=since).count()
-    return max(0, int(count) - made)
 
 
 def too_large(request: HttpRequest) -> bool:
@@ -58,6 +45,12 @@ def too_large(request: HttpRequest) -> bool:
 def upload(request: HttpRequest) -> HttpResponse:
     """The upload form (``?bot=NAME`` fills in one of the author's bots)."""
     user: User = request.user  # type: ignore[assignment]
+    if request.method == "POST":
+        try:  # every attempt counts, as in the API: rejected ones too
+            admit_upload(user)
+        except FairUseExceeded as exc:
+            form = UploadForm(initial={"name": request.GET.get("bot", "")})
+            return render(request, "web/upload.html", {"form": form, "error": str(exc)}, status=429)
     if request.method == "POST" and too_large(request):
         form = UploadForm(initial={"name": request.GET.get("bot", "")})
         error = f"the file is over the {settings.UPLOAD_MAX_BYTES:,}-byte cap: not read"
@@ -66,9 +59,7 @@ def upload(request: HttpRequest) -> HttpResponse:
                       initial={"name": request.GET.get("bot", "")})  # fmt: skip
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        if uploads_left(user) <= 0:
-            form.add_error(None, "too many uploads: try again within the hour")
-        elif data["file"].size > settings.UPLOAD_MAX_BYTES:
+        if data["file"].size > settings.UPLOAD_MAX_BYTES:
             form.add_error("file", f"uploads are limited to {settings.UPLOAD_MAX_BYTES:,} bytes")
         else:
             try:
@@ -162,7 +153,7 @@ def start_ab_test(request: HttpRequest, name: str) -> HttpResponse:
             form.cleaned_data["version_a"],
             form.cleaned_data["version_b"],
         )
-    except (ABTestError, PermissionDenied) as exc:
+    except (ABTestError, PermissionDenied, FairUseExceeded) as exc:
         messages.error(request, f"A/B test not started: {exc}")
     else:
         messages.success(request, f"{test} started: pairs of games are queued")

@@ -1,0 +1,93 @@
+"""Fair use of the workers, per author, defined once (issue 19).
+
+The limits are settings (``CATAN_ARENA_AUTHOR_*``, ``CATAN_ARENA_AB_MAX_PAIRS``, the
+``upload`` rate); they are checked here only, where an author's work is created:
+
+- **uploads**: every upload attempt through either door (the site's form, the API),
+  accepted or rejected, counts against the one hourly ``upload`` rate, keyed by the
+  account, on the shared cache; and an upload is refused while the author's matches in
+  flight are at their limit (its validation would be one more);
+- **matches in flight**: an author's A/B games queued or running plus their versions
+  waiting for or in validation, at most ``AUTHOR_MATCHES_IN_FLIGHT`` (the ladder's and
+  tournaments' matches are not the author's requests: the matchmaker limits those per
+  version);
+- **A/B tests**: at most ``AUTHOR_AB_TESTS`` running per author; each pair is queued
+  only while its two games fit in flight.
+
+A refusal is :class:`FairUseExceeded`: a 429 with its message in the API, the message on
+the site's pages.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from catan_arena.accounts.models import User
+from catan_arena.core import throttle
+
+
+class FairUseExceeded(Exception):
+    """An author is at one of their limits; the message says which and what to do."""
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def matches_in_flight(user: User) -> int:
+    """The author's work queued or running on the workers: A/B games they requested,
+    and their versions waiting for or in validation."""
+    from catan_arena.matches.models import Match
+    from catan_arena.submissions.models import BotVersion
+
+    live = (Match.Status.QUEUED, Match.Status.RUNNING)
+    games = Match.objects.filter(ab_test__requested_by=user, status__in=live).count()
+    waiting = (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING)
+    checks = BotVersion.objects.filter(bot__owner=user, status__in=waiting).count()
+    return games + checks
+
+
+def room(user: User) -> int:
+    """How many more matches (validations included) the author may have in flight."""
+    return max(0, settings.AUTHOR_MATCHES_IN_FLIGHT - matches_in_flight(user))
+
+
+def require_room(user: User, matches: int, doing: str) -> None:
+    """Raise :class:`FairUseExceeded` unless ``matches`` more fit in the author's
+    limit; ``doing`` names what needed them."""
+    if room(user) < matches:
+        limit = settings.AUTHOR_MATCHES_IN_FLIGHT
+        raise FairUseExceeded(
+            f"you have {matches_in_flight(user)} matches in flight (A/B games and "
+            f"validations; the limit is {limit} per author): {doing} needs {matches} more. "
+            "Try again when some have finished."
+        )
+
+
+def admit_upload(user: User) -> None:
+    """Count one upload attempt (before its file is read: rejected ones count too) and
+    raise :class:`FairUseExceeded` if it is over the hourly rate or its validation would
+    not fit in flight."""
+    wait = throttle.hit("upload", f"user:{user.pk}")
+    if wait is not None:
+        count, seconds = throttle.rate("upload")
+        raise FairUseExceeded(
+            f"too many uploads: {count} attempts per {seconds // 60} minutes, rejected "
+            f"ones included; try again in {wait} s",
+            retry_after=wait,
+        )
+    require_room(user, 1, "validating an upload")
+
+
+def admit_ab_test(user: User) -> None:
+    """Raise :class:`FairUseExceeded` if the author already runs their limit of A/B
+    tests, or the first pair's two games would not fit in flight."""
+    from catan_arena.abtests.models import ABTest
+
+    running = ABTest.objects.filter(requested_by=user, status=ABTest.Status.RUNNING).count()
+    if running >= settings.AUTHOR_AB_TESTS:
+        raise FairUseExceeded(
+            f"you have {running} A/B tests running, the limit per author: wait for one "
+            "to finish or cancel one"
+        )
+    require_room(user, 2, "an A/B test's first pair")

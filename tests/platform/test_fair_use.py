@@ -1,0 +1,123 @@
+"""No author can hog the workers (issue 19): a burst of A/B requests is refused with a
+429 and its reason; a test asks for a bounded number of pairs under limits no looser
+than the ladder's; its pairs wait for room in the author's matches in flight; upload
+attempts through either door, rejected ones included, count against one hourly limit.
+Each has a control: another author, or the same request within the limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from catan_arena.accounts.models import User
+from catan_arena.matches.models import Match
+from catan_arena.submissions.models import BotVersion
+from tests.platform.conftest import VALID_BOT, active_bots
+from tests.platform.test_api import API, client_of, error
+
+pytestmark = pytest.mark.django_db
+BIG = b"PK\x03\x04" + b"\x00" * 1000  # a zip that is not one: rejected at the check
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> None:
+    cache.clear()
+
+
+@pytest.fixture
+def opponents() -> None:
+    for i in range(3):
+        active_bots(User.objects.create_user(f"opp{i}", password="x-4521-y"), 1)
+
+
+def _ab(author: User, a: BotVersion, b: BotVersion, **extra: Any) -> Any:
+    body = {"version_a": a.pk, "version_b": b.pk, "max_pairs": 4, **extra}
+    return client_of(author).post(f"{API}/ab-tests/", body, format="json")
+
+
+def test_a_burst_of_ab_requests_is_refused_with_429(
+    author: User, other_author: User, opponents: None
+) -> None:
+    a, b = active_bots(author, 2)
+    made = [_ab(author, a, b) for _ in range(10)]
+    codes = [r.status_code for r in made]
+    assert codes[:2] == [201, 201] and set(codes[2:]) == {429}, codes
+    body = error(made[2], 429)
+    assert "2 A/B tests running, the limit per author" in body["message"]
+    # the first two hold 2 pairs each at most: 8 games, within the author's matches
+    live = Match.objects.filter(status=Match.Status.QUEUED, ab_test__requested_by=author)
+    assert live.count() <= 6
+    # control: another author is not held back by this one's tests
+    c, d = active_bots(other_author, 2)
+    assert _ab(other_author, c, d).status_code == 201
+
+
+def test_pairs_wait_for_room_in_the_authors_matches_in_flight(
+    author: User, opponents: None, settings: Any
+) -> None:
+    settings.AUTHOR_MATCHES_IN_FLIGHT = 3
+    a, b = active_bots(author, 2)
+    assert _ab(author, a, b).status_code == 201
+    assert Match.objects.filter(ab_test__requested_by=author).count() == 2  # one pair
+    refused = error(_ab(author, b, a), 429)  # no room for a second test's first pair
+    assert "matches in flight" in refused["message"] and "limit is 3" in refused["message"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        ({"max_pairs": 2000}, "at most 400 pairs"),
+        ({"decision_seconds": 60}, "at most the ladder's: 1 s per decision"),
+    ],
+)
+def test_an_ab_test_is_bounded_by_the_ladders_limits(
+    author: User, opponents: None, extra: dict[str, Any], needle: str
+) -> None:
+    a, b = active_bots(author, 2)
+    refused = error(_ab(author, a, b, **extra), 400)
+    assert needle in refused["fields"]["versions"][0]
+    assert _ab(author, a, b, max_pairs=400, decision_seconds=1.0).status_code == 201  # control
+
+
+def _form_upload(client: Client, data: bytes, name: str = "busy.zip") -> int:
+    file = SimpleUploadedFile(name, data)
+    return int(client.post("/upload/", {"name": "busy", "file": file}).status_code)
+
+
+def test_rejected_form_uploads_count_against_the_apis_hourly_limit(
+    author: User, other_author: User, settings: Any
+) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+                                   "upload": "5/hour"},
+    }  # fmt: skip
+    site = Client()
+    site.force_login(author)
+    codes = [_form_upload(site, BIG) for _ in range(5)]
+    assert set(codes) == {400}, codes  # rejected, and counted
+    assert _form_upload(site, BIG) == 429
+    api = client_of(author).post(
+        f"{API}/bots/busy/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)}
+    )
+    body = error(api, 429)  # the same count, through the other door
+    assert "too many uploads" in body["message"] and body["retry_after_seconds"] > 0
+    assert BotVersion.objects.filter(bot__owner=author).count() == 0
+    # control: another author's upload goes through
+    theirs = client_of(other_author).post(
+        f"{API}/bots/theirs/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)}
+    )
+    assert theirs.status_code == 201, theirs.content[:300]
+
+
+def test_an_upload_waits_for_room_in_flight(author: User, settings: Any) -> None:
+    settings.AUTHOR_MATCHES_IN_FLIGHT = 1
+    post = client_of(author).post
+    first = post(f"{API}/bots/one/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)})
+    assert first.status_code == 201  # its validation is pending: the author's one
+    second = post(f"{API}/bots/two/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)})
+    assert "validating an upload needs 1 more" in error(second, 429)["message"]
