@@ -1,8 +1,24 @@
-"""Reads on A/B tests: the running result in words."""
+"""Reads on A/B tests: who may see one, the running result in words."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q, QuerySet
+
 from catan_arena.abtests.models import ABTest
+from catan_arena.accounts.models import User
+
+
+def visible_ab_tests(user: User | AnonymousUser) -> QuerySet[ABTest]:
+    """The one visibility rule of A/B tests, on the site and in the API: a test is
+    its requester's and its versions' authors' (a private experiment; the games it
+    plays are ordinary matches), and staff's. Nobody else sees it, anonymous or not."""
+    if not user.is_authenticated:
+        return ABTest.objects.none()
+    if user.is_staff:
+        return ABTest.objects.all()
+    mine = Q(requested_by=user) | Q(version_a__bot__owner=user) | Q(version_b__bot__owner=user)
+    return ABTest.objects.filter(mine)
 
 
 def describe(test: ABTest) -> str:

@@ -25,6 +25,17 @@ def ladder_versions() -> list[BotVersion]:
     return [v for v in playing_versions() if v.withdrawn_at is None]
 
 
+def why_not_playable(version: BotVersion) -> str | None:
+    """Why ``version`` may not be entered into anything that plays it (an A/B test, as A,
+    B or an opponent; a tournament), or None: only active versions its author has not
+    withdrawn. Whoever asks, the author included: withdrawn means off until reinstated."""
+    if version.status != BotVersion.Status.ACTIVE:
+        return f"{version} is {version.status}: only active versions can play"
+    if version.withdrawn_at is not None:
+        return f"{version} is withdrawn by its author: it plays nowhere until reinstated"
+    return None
+
+
 def matchmaker_matches() -> QuerySet[Match]:
     """Ladder matches made by the matchmaker (not by a tournament)."""
     return Match.objects.filter(ladder=True, tournament__isnull=True)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from catan_arena.abtests.models import ABTest
 from catan_arena.abtests.selectors import describe as describe_ab_test
+from catan_arena.abtests.selectors import visible_ab_tests
+from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import with_seats
 from catan_arena.ratings.models import Rating
@@ -150,10 +153,13 @@ def head_to_head(bot: Bot, last: int = 1000) -> list[HeadToHead]:
     return sorted(rows, key=lambda r: (-r.games, r.opponent))
 
 
-def ab_tests_of(bot: Bot, limit: int = 20) -> list[tuple[ABTest, str]]:
-    """The bot's latest A/B tests with their running result in words."""
+def ab_tests_of(
+    bot: Bot, viewer: User | AnonymousUser, limit: int = 20
+) -> list[tuple[ABTest, str]]:
+    """The bot's latest A/B tests ``viewer`` may see, with their running result in words."""
     tests = (
-        ABTest.objects.filter(version_b__bot=bot)
+        visible_ab_tests(viewer)
+        .filter(version_b__bot=bot)
         .select_related("version_a__bot", "version_b__bot")
         .order_by("-id")[:limit]
     )

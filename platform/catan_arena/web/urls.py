@@ -26,4 +26,26 @@ urlpatterns = [
     path("account/tokens/", accounts.tokens, name="tokens"),
     path("log-in/", accounts.LogInView.as_view(), name="log-in"),
     path("log-out/", auth.LogoutView.as_view(), name="log-out"),
+    path("account/password/", accounts.PasswordChange.as_view(), name="password-change"),
+    path(
+        "account/password/done/",
+        auth.PasswordChangeDoneView.as_view(template_name="web/password_changed.html"),
+        name="password-change-done",
+    ),
+    path("account/reset/", accounts.PasswordReset.as_view(), name="password-reset"),
+    path(
+        "account/reset/sent/",
+        auth.PasswordResetDoneView.as_view(template_name="web/password_reset_sent.html"),
+        name="password-reset-sent",
+    ),
+    path(
+        "account/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirm.as_view(),
+        name="password-reset-confirm",
+    ),
+    path(
+        "account/reset/done/",
+        auth.PasswordResetCompleteView.as_view(template_name="web/password_reset_done.html"),
+        name="password-reset-done",
+    ),
 ]
