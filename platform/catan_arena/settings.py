@@ -203,6 +203,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: a changed password revokes the user's API tokens (every path).
+    {"NAME": "catan_arena.accounts.passwords.RevokeTokensOnPasswordChange"},
 ]
 
 LANGUAGE_CODE = "en-us"

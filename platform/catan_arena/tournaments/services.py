@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from catan_arena.accounts.models import User
+from catan_arena.ladder.selectors import why_not_playable
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.ratings.services import apply_ready_ratings
@@ -177,8 +178,9 @@ def enter_tournament(user: User, tournament: Tournament, version: BotVersion) ->
     owner = version.bot.owner
     if owner.pk != user.pk and not user.has_perm(ORGANIZE):
         raise PermissionDenied("only its author can enter a bot")
-    if version.status != BotVersion.Status.ACTIVE:
-        raise TournamentError(f"{version} is {version.status}: only active versions can enter")
+    refusal = why_not_playable(version)
+    if refusal is not None:
+        raise TournamentError(refusal)
     with transaction.atomic():
         locked = _locked(tournament)
         if locked.status != Status.OPEN:

@@ -9,9 +9,15 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import (
+    LoginView,
+    PasswordChangeView,
+    PasswordResetConfirmView,
+    PasswordResetView,
+)
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 
 from catan_arena.accounts.models import User
 from catan_arena.accounts.services import welcome_new_account
@@ -24,7 +30,7 @@ from catan_arena.core.params import object_id
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = User
-        fields = ("username",)
+        fields = ("username", "email")  # the e-mail (optional): for a password reset
 
     def clean_username(self) -> str:
         """NFKC-normalised (Django's ``UsernameField``); refused when it could be taken
@@ -48,6 +54,29 @@ class LogInView(LoginView):
     """Django's log-in; its limit is the one of every door (django-axes)."""
 
     template_name = "web/log_in.html"
+
+
+class PasswordChange(PasswordChangeView):
+    """Django's password change: this session stays, the user's other sessions end and
+    their API tokens are revoked (:mod:`catan_arena.accounts.passwords`)."""
+
+    template_name = "web/password_change.html"
+    success_url = reverse_lazy("web:password-change-done")
+
+
+class PasswordReset(PasswordResetView):
+    """Django's reset: a link by mail (``EMAIL_URL``; the console by default), the same
+    answer whether or not the address belongs to an account."""
+
+    template_name = "web/password_reset.html"
+    email_template_name = "web/password_reset_email.txt"
+    subject_template_name = "web/password_reset_subject.txt"
+    success_url = reverse_lazy("web:password-reset-sent")
+
+
+class PasswordResetConfirm(PasswordResetConfirmView):
+    template_name = "web/password_reset_confirm.html"
+    success_url = reverse_lazy("web:password-reset-done")
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:

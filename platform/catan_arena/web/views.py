@@ -74,7 +74,7 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
         "is_owner": is_owner,
     }
     if is_owner:
-        context["ab_tests"] = selectors.ab_tests_of(found)
+        context["ab_tests"] = selectors.ab_tests_of(found, request.user)
         context["ab_form"] = ABTestForm(found)
         context["log_links"] = [  # (match id, seat) of this bot's seats, newest first
             (m.pk, s.seat)
