@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
 from arena_runner.validation_policy import DECISION_SECONDS, TIME_BANK_SECONDS, UPLOAD_CAPS
@@ -111,12 +112,14 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "axes",  # the log-in limit of every door (last: its checks see the other apps)
 ]
 
 MIDDLEWARE = [
     "catan_arena.core.timing.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every response
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, in every process
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -156,6 +159,23 @@ AXES_VERBOSE = False
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="webmaster@localhost")
 PASSWORD_RESET_TIMEOUT = 3 * 3600  # seconds a reset link stays good
+
+# Content-Security-Policy (django-csp): the site's scripts and styles are static files
+# only, nothing inline (htmx's indicator styles are off: base.html's htmx-config); SVG
+# is drawn with presentation attributes. The one relaxation: the API's Swagger UI
+# (``api/urls.py``) may use its template's inline <style>.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [csp.SELF],
+        "img-src": [csp.SELF, "data:"],  # the blank favicon; Swagger UI's icons
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    }
+}
 
 ROOT_URLCONF = "catan_arena.urls"
 WSGI_APPLICATION = "catan_arena.wsgi.application"
