@@ -74,6 +74,8 @@ def upload_version(
     new version starts on the ladder from the bot's newest active version's rating, its
     uncertainty widened (otherwise it starts afresh)."""
     check_bot_name(bot_name)
+    if bot_name in BUILTINS and not owner.is_system:
+        raise BotNameTaken(f"the bot name {bot_name!r} is reserved for the house bot")
     kind = check_upload(filename, data, upload_limits())
     try:
         return _store(owner, bot_name, filename, data, kind, description, inherit_rating)
@@ -143,6 +145,9 @@ def register_builtins() -> list[BotVersion]:
             bot, _ = Bot.objects.get_or_create(
                 name=name, defaults={"owner": owner, "description": f"Built-in {name} bot."}
             )
+            if bot.owner_id != owner.pk:  # taken before the house bots came (older data)
+                log.error("the house bot name %r belongs to another author: skipped", name)
+                continue
             version = bot.versions.filter(content_id=sha).first()
             if version is None:
                 content, _ = BotContent.objects.get_or_create(
