@@ -99,7 +99,10 @@ def test_the_embedded_default_prints_the_reset_mail(tmp_path: Any) -> None:
 
     env = {k: v for k, v in os.environ.items() if k not in ("EMAIL_URL", "DATABASE_URL")}
     env |= {"DJANGO_SETTINGS_MODULE": "catan_arena.settings", "CATAN_ARENA_DATA": str(tmp_path)}
-    code = "import django; django.setup(); from django.conf import settings as s; print(s.EMAIL_BACKEND)"
+    code = (
+        "import django; django.setup(); "
+        "from django.conf import settings as s; print(s.EMAIL_BACKEND)"
+    )
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd="platform",
                          capture_output=True, text=True, check=True)  # fmt: skip
     assert out.stdout.strip() == "django.core.mail.backends.console.EmailBackend"
