@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-validation clean
+.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-validation bench-bank-zero clean
 
 setup: $(STAMP)
 
@@ -82,6 +82,11 @@ bench-validation: setup
 ## How far the ratings can be trusted: a simulation with bots of known strength (docs/RATINGS.md).
 bench-trust: setup
 	$(PY) benchmarks/trust_simulation.py $(ARGS)
+
+## No innocent forfeits: 1,000 games of four sandboxed random bots at bank 0, every core
+## loaded by a CPU burner (docs/RELIABILITY.md). ~6 s a game on 2 loaded cores.
+bench-bank-zero: setup
+	$(PY) -m benchmarks.bank_zero $(ARGS)
 
 ## The platform under load (docs/RELIABILITY.md): 1,000 ladder matches through Redis to two
 ## workers while 20 spectators browse 10,000 matches of history; nothing lost. ~10 minutes.
