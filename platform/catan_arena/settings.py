@@ -270,6 +270,13 @@ MATCH_TIME_BANK_SECONDS = env.float("CATAN_ARENA_TIME_BANK_SECONDS", default=TIM
 MATCH_MAX_ATTEMPTS = positive_int("CATAN_ARENA_MATCH_ATTEMPTS", 3)
 MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
 """Seconds past a match's own time budget before a running match counts as lost."""
+MATCH_HEARTBEAT_SECONDS = positive_float("CATAN_ARENA_HEARTBEAT_SECONDS", 10.0)
+MATCH_HEARTBEAT_TIMEOUT = positive_float("CATAN_ARENA_HEARTBEAT_TIMEOUT", 60.0)
+"""A running match whose worker has not beaten for this long is lost (a vanished machine)."""
+if MATCH_HEARTBEAT_TIMEOUT <= 2 * MATCH_HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured(
+        "CATAN_ARENA_HEARTBEAT_TIMEOUT must exceed twice CATAN_ARENA_HEARTBEAT_SECONDS"
+    )
 WARM_SANDBOXES = env.int("CATAN_ARENA_WARM_SANDBOXES", default=4)
 
 # Fair use of the workers, per author (catan_arena.core.fair_use; uploads: the "upload"

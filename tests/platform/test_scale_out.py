@@ -8,10 +8,11 @@ lost attempt in its log, named after m1), the tournament finishes, the ratings e
 cut to the lost match finished on m2) is reported in ``.artifacts/scale-out/``.
 
 A machine cut off cannot be seen dying from another (the reaper's "dead here" check
-compares host names), so the lost match comes back by its deadline: limits are small
-here and ``CATAN_ARENA_DEADLINE_MARGIN`` is 1 s. The control (``CATAN_SCALE_OUT_CONTROL=1``:
-the reaper pushed out of reach) fails: the lost match is still running long past its
-deadline, so the recovery is the reaper's work, not luck."""
+compares host names): its match stops beating (``matches.heartbeat``), so the reaper
+re-queues it once the heartbeat is ``CATAN_ARENA_HEARTBEAT_TIMEOUT`` old (8 s here), long
+before its deadline. The control (``CATAN_SCALE_OUT_CONTROL=1``: the reaper pushed out of
+reach) fails: the lost match is still running long past its deadline, so the recovery
+is the reaper's work, not luck."""
 
 from __future__ import annotations
 
@@ -58,6 +59,8 @@ TICKS = {
     "CATAN_ARENA_LADDER_TICK_SECONDS": "2",
     "CATAN_ARENA_TOURNAMENT_TICK_SECONDS": "1",
     "CATAN_ARENA_DEADLINE_MARGIN": "1",
+    "CATAN_ARENA_HEARTBEAT_SECONDS": "2",
+    "CATAN_ARENA_HEARTBEAT_TIMEOUT": "8",  # a silent machine's match is lost after 8 s
     "CATAN_ARENA_VISIBILITY_TIMEOUT": "10",  # the broker hands an unacked task out again
     "CATAN_ARENA_HOUSE_BOTS_ON_LADDER": "false",  # this test's own bots only
 }
@@ -290,6 +293,7 @@ def check_outcome(lost: Match, cut_at: datetime, cup: Tournament, report: dict[s
             assert RatingChange.objects.filter(match=match).count() == len(match.seats.all())
     trail = [(a["worker"].split(":")[0], a["outcome"]) for a in lost.attempt_log]
     assert len(trail) == 2 and trail[0][0] == "m1" and trail[0][1].startswith("lost"), trail
+    assert "heartbeat" in trail[0][1], trail  # found silent, not waited out to the deadline
     assert trail[1] == ("m2", "finished"), trail
     others = [m for m in matches if m.pk != lost.pk]
     assert all(a["worker"].startswith(("m1:", "m2:")) for m in matches for a in m.attempt_log)

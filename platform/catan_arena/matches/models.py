@@ -51,6 +51,9 @@ class Match(models.Model):
     worker = models.CharField(max_length=200, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="The playing worker's last sign of life."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     duration_seconds = models.FloatField(null=True, blank=True)
     replay = models.BinaryField(null=True, blank=True, help_text="gzip-compressed JSON.")

@@ -30,6 +30,7 @@ from django.utils import timezone
 from arena_runner import MatchResult
 from arena_runner.match import game_budget, worst_case_seconds
 from catan_arena.core import dispatch
+from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.play import Claim, play_claim
@@ -126,7 +127,8 @@ def _start_time(pid: int) -> str:
 
 
 CLAIM_FIELDS = [
-    "status", "attempts", "worker", "started_at", "deadline", "attempt_log", "live",
+    "status", "attempts", "worker", "started_at", "deadline", "heartbeat_at", "attempt_log",
+    "live",
 ]  # fmt: skip
 
 
@@ -139,13 +141,11 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             return None
-        lost = (
-            match.status == Status.RUNNING and match.deadline is not None and match.deadline < now
-        )
-        if match.status != Status.QUEUED and not lost:
+        lost = lost_reason(match, now) if match.status == Status.RUNNING else None
+        if match.status != Status.QUEUED and lost is None:
             return None
-        if lost:
-            _note_attempt(match, "lost: its worker did not finish by the deadline", now)
+        if lost is not None:
+            _note_attempt(match, lost, now)
             if match.attempts >= match.max_attempts:
                 _give_up(match)
                 return None
@@ -155,6 +155,7 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         match.worker = (worker or worker_name())[:200]
         match.started_at = now
         match.deadline = now + timedelta(seconds=budget + settings.MATCH_DEADLINE_MARGIN)
+        match.heartbeat_at = now
         match.live = None
         match.save(update_fields=CLAIM_FIELDS)
         seats = list(match.seats.select_related("version__bot").order_by("seat"))
@@ -178,7 +179,8 @@ def run_match(match_id: int, worker: str | None = None) -> str | None:
     if claim is None:
         return None
     try:
-        result = play_claim(claim, on_step=LiveFeed(claim.match_id, claim.attempt))
+        with Heartbeat(claim.match_id, claim.attempt):
+            result = play_claim(claim, on_step=LiveFeed(claim.match_id, claim.attempt))
     except Exception as exc:
         log.exception("match %s attempt %s failed on the platform", match_id, claim.attempt)
         return void_attempt(claim, f"platform fault: {type(exc).__name__}: {exc}")
@@ -295,16 +297,17 @@ def requeue_stuck_matches(now: datetime | None = None) -> list[int]:
     machine is gone (their worker was lost), are re-queued, or failed after their last
     attempt. Returns their ids."""
     now = now or timezone.now()
-    running = Match.objects.filter(status=Status.RUNNING)
-    stuck = [pk for pk, deadline, worker in running.values_list("pk", "deadline", "worker")
-             if (deadline is not None and deadline < now) or _dead_here(worker)]  # fmt: skip
+    running = Match.objects.filter(status=Status.RUNNING).only(
+        "pk", "deadline", "heartbeat_at", "worker"
+    )
+    stuck = [match.pk for match in running if lost_reason(match, now) is not None]
     for pk in stuck:
         with transaction.atomic():
             match = Match.objects.select_for_update().get(pk=pk)
-            late = match.deadline is not None and match.deadline < now
-            if match.status != Status.RUNNING or not (late or _dead_here(match.worker)):
+            lost = lost_reason(match, now) if match.status == Status.RUNNING else None
+            if lost is None:
                 continue
-            _note_attempt(match, "lost: its worker did not finish by the deadline", now)
+            _note_attempt(match, lost, now)
             if match.attempts >= match.max_attempts:
                 _give_up(match)
             else:
@@ -332,6 +335,20 @@ def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
     if ids:
         log.warning("re-queued %d matches the broker lost: %s", len(ids), ids[:20])
     return ids
+
+
+def lost_reason(match: Match, now: datetime) -> str | None:
+    """Why a running match's worker counts as lost (None while it is not): past its
+    deadline, no heartbeat for ``MATCH_HEARTBEAT_TIMEOUT`` (a vanished machine), or its
+    process on this machine gone."""
+    if match.deadline is not None and match.deadline < now:
+        return "lost: its worker did not finish by the deadline"
+    silent = timedelta(seconds=settings.MATCH_HEARTBEAT_TIMEOUT)
+    if match.heartbeat_at is not None and match.heartbeat_at < now - silent:
+        return f"lost: no heartbeat from its worker for {settings.MATCH_HEARTBEAT_TIMEOUT:g} s"
+    if _dead_here(match.worker):
+        return "lost: its worker process is gone"
+    return None
 
 
 def _dead_here(worker: str) -> bool:

@@ -1,0 +1,86 @@
+"""A claimed match's heartbeat: written while its worker plays, stopped when the attempt
+no longer holds the match; the reaper re-queues a match whose worker fell silent (a
+machine cut off) long before its deadline, never one that beats."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from catan_arena.accounts.models import User
+from catan_arena.matches.heartbeat import Heartbeat, beat
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import (
+    MatchLimits,
+    claim_match,
+    create_match,
+    requeue_stuck_matches,
+)
+from tests.platform.conftest import active_bots
+
+FAST = MatchLimits(decision_seconds=0.5, time_bank_seconds=2.0)
+ELSEWHERE = "another-machine:4242:1"
+"""A worker on another host: the reaper cannot see its process die."""
+
+
+def claimed(author: User) -> tuple[Match, int]:
+    match = create_match(active_bots(author, 3), limits=FAST)
+    claim = claim_match(match.pk, worker=ELSEWHERE)
+    assert claim is not None
+    match.refresh_from_db()
+    assert match.heartbeat_at is not None  # the claim is the first beat
+    return match, claim.attempt
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_heartbeat_beats_while_the_block_runs_and_stops_after(author: User) -> None:
+    match, attempt = claimed(author)
+    first = match.heartbeat_at
+    with Heartbeat(match.pk, attempt, interval=0.05):
+        time.sleep(0.5)
+        match.refresh_from_db()
+        during = match.heartbeat_at
+    assert first is not None and during is not None and during > first
+    time.sleep(0.3)
+    match.refresh_from_db()
+    assert match.heartbeat_at == during  # the thread stopped with the block
+
+
+@pytest.mark.django_db
+def test_a_beat_of_a_superseded_attempt_changes_nothing(author: User) -> None:
+    match, attempt = claimed(author)
+    assert beat(match.pk, attempt)
+    Match.objects.filter(pk=match.pk).update(attempts=attempt + 1)  # someone else's now
+    before = Match.objects.get(pk=match.pk).heartbeat_at
+    assert not beat(match.pk, attempt)
+    assert Match.objects.get(pk=match.pk).heartbeat_at == before
+
+
+@pytest.mark.django_db
+def test_a_silent_worker_is_lost_long_before_the_deadline(author: User, settings: Any) -> None:
+    settings.MATCH_HEARTBEAT_TIMEOUT = 30.0
+    match, _ = claimed(author)
+    assert match.deadline is not None
+    soon = timezone.now() + timedelta(seconds=31)
+    assert match.deadline > soon + timedelta(seconds=60)  # the deadline is far off
+    assert requeue_stuck_matches(now=timezone.now() + timedelta(seconds=20)) == []  # control
+    assert requeue_stuck_matches(now=soon) == [match.pk]
+    match.refresh_from_db()
+    assert match.status == "queued"
+    assert "no heartbeat from its worker for 30 s" in match.attempt_log[-1]["outcome"]
+
+
+@pytest.mark.django_db
+def test_a_match_that_beats_is_never_taken_from_its_worker(author: User, settings: Any) -> None:
+    settings.MATCH_HEARTBEAT_TIMEOUT = 30.0
+    match, attempt = claimed(author)
+    later = timezone.now() + timedelta(seconds=25)
+    Match.objects.filter(pk=match.pk).update(heartbeat_at=later)  # it beat just now
+    assert requeue_stuck_matches(now=later + timedelta(seconds=20)) == []
+    assert claim_match(match.pk, worker="thief:1:1") is None
+    match.refresh_from_db()
+    assert (match.status, match.attempts, match.worker) == ("running", attempt, ELSEWHERE)
