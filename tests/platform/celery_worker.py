@@ -12,6 +12,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Protocol
 
 import redis
 
@@ -93,8 +94,12 @@ class CeleryWorker:
         self.kill()
 
 
-def wait_for(condition: object, seconds: float, what: str, worker: CeleryWorker) -> None:
-    """Poll ``condition()`` until true; fail with the worker's log otherwise."""
+class HasOutput(Protocol):
+    def output(self) -> str: ...
+
+
+def wait_for(condition: object, seconds: float, what: str, worker: HasOutput) -> None:
+    """Poll ``condition()`` until true; fail with the worker's (or serve's) log otherwise."""
     assert callable(condition)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -14,6 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.platform.celery_worker import wait_for
+
+__all__ = ["ServeTree", "embedded_env", "free_port", "manage", "still_alive", "wait_for"]
+
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 90.0
 
@@ -142,13 +146,3 @@ class ServeTree:
         for pid in still_alive(self.tree()):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-
-
-def wait_for(condition: object, seconds: float, what: str, serve: ServeTree) -> None:
-    assert callable(condition)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}; serve's output:\n{serve.output()[-6000:]}")
