@@ -25,7 +25,7 @@ from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.accounts.models import User
 from catan_arena.core.fair_use import admit_ab_test, room
 from catan_arena.ladder.models import LadderSettings
-from catan_arena.ladder.selectors import ladder_versions
+from catan_arena.ladder.selectors import ladder_versions, why_not_playable
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.ratings.sprt import Verdict, sprt
@@ -88,8 +88,9 @@ def request_ab_test(
     for version in (version_a, version_b):
         if version.bot.owner_id != user.pk and not user.is_staff:
             raise PermissionDenied("only the author of both versions can A/B test them")
-        if version.status != BotVersion.Status.ACTIVE:
-            raise ABTestError(f"{version} is {version.status}: only active versions can play")
+        refusal = why_not_playable(version)
+        if refusal is not None:
+            raise ABTestError(refusal)
     if version_a.pk == version_b.pk:
         raise ABTestError("A and B must be different versions")
     if not (margin > 0 and 0 < alpha < 0.5 and 0 < beta < 0.5 and max_pairs >= 2):
@@ -131,8 +132,9 @@ def _check_opponents(
 ) -> None:
     excluded = {author_key(version_a), author_key(version_b)}
     for version in opponents:
-        if version.status != BotVersion.Status.ACTIVE:
-            raise ABTestError(f"opponent {version} is {version.status}")
+        refusal = why_not_playable(version)
+        if refusal is not None:
+            raise ABTestError(f"opponent {refusal}")
         if author_key(version) in excluded:
             raise ABTestError(f"opponent {version} is by the author of A or B")
 
@@ -146,6 +148,8 @@ def _opponent_pool(
     pool: dict[int, BotVersion] = {}
     for version in sorted(opponents or ladder_versions(), key=lambda v: v.pk):
         key = author_key(version)
+        if why_not_playable(version) is not None:  # withdrawn since the test began
+            continue
         if key not in excluded and version.bot_id not in (version_a.bot_id, version_b.bot_id):
             pool.setdefault(key, version)
     return list(pool.values())
