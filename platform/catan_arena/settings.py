@@ -316,14 +316,20 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 REDISPATCH_SECONDS = positive_float("CATAN_ARENA_REDISPATCH_SECONDS", 120.0)
 """A match (or validation) still queued this long while the broker's queue is empty was
 lost by the broker (a Redis restart without its data): the reaper queues it again."""
+REAPER_SECONDS = positive_float("CATAN_ARENA_REAPER_SECONDS", 60.0)
+"""How often beat re-queues lost work and resumes A/B tests that waited for room."""
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-matches": {
         "task": "catan_arena.matches.tasks.requeue_stuck_matches_task",
-        "schedule": positive_float("CATAN_ARENA_REAPER_SECONDS", 60.0),
+        "schedule": REAPER_SECONDS,
     },
     "start-due-tournaments": {
         "task": "catan_arena.tournaments.tasks.start_due_tournaments_task",
         "schedule": positive_float("CATAN_ARENA_TOURNAMENT_TICK_SECONDS", 10.0),
+    },
+    "resume-ab-tests": {
+        "task": "catan_arena.abtests.tasks.resume_waiting_ab_tests_task",
+        "schedule": REAPER_SECONDS,
     },
     "fill-ladder": {
         "task": "catan_arena.ladder.tasks.fill_ladder_task",

@@ -121,3 +121,26 @@ def test_an_upload_waits_for_room_in_flight(author: User, settings: Any) -> None
     assert first.status_code == 201  # its validation is pending: the author's one
     second = post(f"{API}/bots/two/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)})
     assert "validating an upload needs 1 more" in error(second, 429)["message"]
+
+
+def test_a_test_that_waited_for_room_resumes_when_there_is_room(
+    author: User, opponents: None, settings: Any
+) -> None:
+    """Its pairs waited while validations held the author's room; once they end, beat's
+    backstop queues them (nothing else would: no game of the test is in flight)."""
+    from catan_arena.abtests.models import ABTest
+    from catan_arena.abtests.services import resume_waiting_ab_tests
+
+    settings.AUTHOR_MATCHES_IN_FLIGHT = 3
+    a, b = active_bots(author, 2)
+    assert _ab(author, a, b).status_code == 201
+    test = ABTest.objects.get(requested_by=author)
+    test.pair_set.all().delete()  # as if its pairs were done and the next one had to wait
+    Match.objects.filter(ab_test=test).delete()
+    pending = active_bots(author, 2)
+    BotVersion.objects.filter(pk__in=[v.pk for v in pending]).update(status="pending")
+    assert resume_waiting_ab_tests() == []  # control: still no room (2 validations + 2 > 3)
+    BotVersion.objects.filter(pk__in=[v.pk for v in pending]).update(status="active")
+    assert resume_waiting_ab_tests() == [test.pk]
+    assert test.pair_set.count() == 1 and Match.objects.filter(ab_test=test).count() == 2
+    assert resume_waiting_ab_tests() == []  # a pair in flight: nothing more to do here

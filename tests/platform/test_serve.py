@@ -154,6 +154,7 @@ def test_a_port_in_use_is_refused(tmp_path: Path) -> None:
     check_port_free("127.0.0.1", port)  # control: the same port, once closed
 
 
+@pytest.mark.django_db  # run_due closes stale connections between entries
 def test_the_scheduler_runs_beats_tasks_when_due(settings: Any) -> None:
     entries = beat_schedule()
     assert {e.name for e in entries} == set(settings.CELERY_BEAT_SCHEDULE)

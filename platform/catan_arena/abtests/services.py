@@ -247,6 +247,26 @@ def _resume_idle_tests(user_id: int, done: int) -> None:
         _top_up(other)
 
 
+def resume_waiting_ab_tests() -> list[int]:
+    """Beat's backstop: running tests with no pair in flight (their pairs waited for room
+    in the author's matches in flight, since freed by validations ending) queue their
+    next pairs. Returns the ids of the tests that queued any."""
+    resumed = []
+    waiting = ABTest.objects.filter(status=ABTest.Status.RUNNING).exclude(
+        pair_set__difference__isnull=True, pair_set__void=False
+    )
+    for pk in waiting.values_list("pk", flat=True):
+        with transaction.atomic():
+            test = ABTest.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+            if test is None or test.status != ABTest.Status.RUNNING:
+                continue
+            before = test.pair_set.count()
+            _top_up(test)
+            if test.pair_set.count() > before:
+                resumed.append(pk)
+    return resumed
+
+
 def _finish(test: ABTest, verdict: str, status: str = ABTest.Status.FINISHED) -> None:
     test.verdict = verdict
     test.status = status
