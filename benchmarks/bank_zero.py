@@ -57,6 +57,9 @@ def play(games: int, *, load: int | None = None, seed: str = "bank-zero") -> Tal
                 tally.decisions += sum(s.decisions for s in result.stats)
                 tally.offturn_charged += sum(s.offturn_cpu for s in result.stats)
                 tally.forfeits += [f"game {g}: {f.reason}" for f in result.forfeits]
+                if tally.games % 50 == 0:
+                    print(f"  {tally.games}/{games} games, {len(tally.forfeits)} forfeits",
+                          file=sys.stderr, flush=True)  # fmt: skip
     finally:
         for proc in spinning:
             proc.terminate()
@@ -66,11 +69,13 @@ def play(games: int, *, load: int | None = None, seed: str = "bank-zero") -> Tal
 
 
 def main(argv: list[str]) -> int:
+    """``[GAMES [BURNERS]]``: 1,000 games and one burner per CPU by default."""
     games = int(argv[0]) if argv else 1000
-    tally = play(games)
+    load = int(argv[1]) if len(argv) > 1 else multiprocessing.cpu_count()
+    tally = play(games, load=load)
     print(
         f"{tally.games} games, {tally.decisions} decisions, bank 0, "
-        f"{multiprocessing.cpu_count()} CPU burners: {len(tally.forfeits)} forfeits; "
+        f"{load} CPU burners: {len(tally.forfeits)} forfeits; "
         f"off-turn CPU charged {tally.offturn_charged * 1000:.3f} ms in all; "
         f"{tally.seconds:.0f} s"
     )
