@@ -106,9 +106,7 @@ def test_the_right_password_is_refused_once_the_limit_is_reached(
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
-def test_each_attack_gets_through_without_the_limit(
-    attack: str, ada: User, settings: Any
-) -> None:
+def test_each_attack_gets_through_without_the_limit(attack: str, ada: User, settings: Any) -> None:
     """The control: the same attacks with the limit removed log in (a token, a session)."""
     settings.AXES_ENABLED = False
     settings.TRUSTED_PROXIES = 1 if "proxy" in attack or "many" in attack else 0

@@ -109,9 +109,7 @@ class LoginView(APIView):
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         # Django's request: the limit's middleware reads the lock-out mark from it.
-        user = authenticate(
-            request._request, username=data["username"], password=data["password"]
-        )
+        user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None or not isinstance(user, User):
             from rest_framework.exceptions import AuthenticationFailed
 
