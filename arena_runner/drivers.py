@@ -23,6 +23,9 @@ class SeatDriver(Protocol):
     name: str
     last_cpu: float
     """CPU seconds the last ``act`` cost the bot (charged to its time bank)."""
+    last_waited: float
+    """Wall-clock seconds of the last ``act`` the bot spent runnable but waiting for a
+    CPU (the machine's load): not charged to it."""
     last_offturn_cpu: float
     """CPU seconds of its own the bot used between its previous decision and the last
     ``act`` (while frozen, or anywhere when not frozen off turn; not the moments between
@@ -79,6 +82,7 @@ class InProcessDriver:
         """The seat's observations as a sandboxed bot would decode them (no live state)."""
         self.seat = -1
         self.last_cpu = 0.0
+        self.last_waited = 0.0
         self.last_offturn_cpu = 0.0
 
     @property

@@ -184,12 +184,13 @@ def _decide(game: Game, seat: Seat, decision: float, max_strikes: int) -> Action
     seat.stats.add(elapsed)
     seat.wall_left -= elapsed
     offturn = driver.last_offturn_cpu
-    in_time = seat.charge(clock, driver.last_cpu, offturn, elapsed)
+    charged = max(0.0, elapsed - driver.last_waited)  # the machine's load is not the bot's
+    in_time = seat.charge(clock, driver.last_cpu, offturn, charged)
     if isinstance(reply, Fault):
         seat.record(reply, max_strikes)
         return None
     if not in_time:
-        seat.bank_exhausted(clock, driver.last_cpu, step, offturn, elapsed)
+        seat.bank_exhausted(clock, driver.last_cpu, step, offturn, charged)
         return None
     try:
         game.check(reply)

@@ -94,6 +94,20 @@ class BotProcess:
             self._close_cpu_fd()
             return cpu_seconds(self._cpu_pid)
 
+    def waited(self) -> float:
+        """Seconds the bot's interpreter has spent runnable but waiting for a CPU (the
+        second field of its schedstat): time the machine's load took, not the bot; 0.0
+        where the kernel does not say."""
+        if self._cpu_pid is None:
+            return 0.0
+        try:
+            if self._cpu_fd is None:
+                self._cpu_fd = os.open(f"/proc/{self._cpu_pid}/schedstat", os.O_RDONLY)
+            return int(os.pread(self._cpu_fd, 64, 0).split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            self._close_cpu_fd()
+            return 0.0
+
     def _close_cpu_fd(self) -> None:
         if self._cpu_fd is not None:
             with contextlib.suppress(OSError):

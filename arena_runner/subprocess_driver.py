@@ -122,6 +122,7 @@ class SubprocessDriver:
         self._exit_code: int | None = None
         self._killed = False
         self.last_cpu = 0.0
+        self.last_waited = 0.0
         self.last_offturn_cpu = 0.0
         self.cpu_mark = 0.0
         """The bot's CPU time when it last stopped deciding."""
@@ -334,7 +335,7 @@ class SubprocessDriver:
 
     def act(self, observation: Observation, clock: Clock) -> Action | Fault:
         step = len(observation.history)
-        self.last_cpu = 0.0
+        self.last_cpu = self.last_waited = 0.0
         data = self._stream.encode(observation)
         data["clock"] = clock.to_dict()
         reply = self._request(
@@ -386,7 +387,7 @@ class SubprocessDriver:
             return self._fault(step, FaultKind.GARBAGE, "it wrote to the protocol pipe unasked")
         # unpredictable: a reply written ahead of its prompt can never match it
         seq = message["seq"] = int.from_bytes(os.urandom(4), "little")
-        began, cpu0 = time.monotonic(), proc.cpu()
+        began, cpu0, waited0 = time.monotonic(), proc.cpu(), proc.waited()
         self.last_offturn_cpu = self._own_offturn(cpu0) if clock is not None else 0.0
         self._frozen_cpu = None
         cap, wall = budget, limit
@@ -408,10 +409,13 @@ class SubprocessDriver:
                     if used >= budget:
                         ran_out = self._timeout(limit, budget, clock, used)
                         break
-                    if now >= began + cap:
+                    # the wall clock the bot spent waiting for a CPU (the machine's
+                    # load) moves the cap back: it is not the bot's
+                    end = began + cap + (proc.waited() - waited0)
+                    if now >= end:
                         ran_out = self._timeout(wall, cap, clock)
                         break
-                    deadline = min(began + cap, now + max(budget - used, 0.001))
+                    deadline = min(end, now + max(budget - used, 0.001))
         except PipeTimeout:  # the write did not get through in time
             ran_out = self._timeout(wall, cap, clock)
         except PipeClosed:
@@ -424,10 +428,12 @@ class SubprocessDriver:
         if ran_out is not None:
             which, text = ran_out
             self.last_cpu = max(0.0, proc.cpu() - cpu0)
+            self.last_waited = max(0.0, proc.waited() - waited0)
             self._release(graceful=False)
             return self._fault(step, FaultKind.TIMEOUT, text, clock=which)
         self.cpu_mark = proc.cpu()
         self.last_cpu = self.cpu_mark - cpu0
+        self.last_waited = max(0.0, proc.waited() - waited0)
         overfull = self._tmp_overfull(proc)
         if overfull:
             self._release(graceful=False)

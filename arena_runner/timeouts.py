@@ -22,7 +22,9 @@ on a busy machine, the freeze and thaw. Beyond it, waiting costs what computing 
 
 def decision_cost(cpu: float, wall: float) -> float:
     """What one decision costs the bot's clock: its CPU, or its wall clock less
-    :data:`WALL_SLACK` when that is more (sleeping and waiting are charged like CPU)."""
+    :data:`WALL_SLACK` when that is more (sleeping and waiting are charged like CPU).
+    ``wall`` leaves out the time the bot was runnable but waiting for a CPU (the
+    kernel's schedstat): a busy machine's load is never charged to a bot."""
     return max(cpu, wall - WALL_SLACK)
 
 

@@ -51,6 +51,16 @@ def _close_worker_runner() -> Iterator[None]:
     close_worker_runner()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Each test starts with an empty cache: the log-in limit's counts, the rate limits
+    (a test's wrong passwords from 127.0.0.1 must not lock the next test out)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def author(db: None) -> User:
     return User.objects.create_user("ada", password="not-used-here-4521")

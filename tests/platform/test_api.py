@@ -168,10 +168,12 @@ def test_an_oversized_upload_is_413(author: User, settings: Any) -> None:
     assert not BotVersion.objects.exists()
 
 
-def test_upload_is_throttled(author: User, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rest_framework.throttling import ScopedRateThrottle
-
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"upload": "2/hour"})
+def test_upload_is_throttled(author: User, settings: Any) -> None:
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "upload": "2/hour"},
+    }
     client = client_of(author)
     for i in range(2):
         assert upload(client, f"b{i}", VALID_BOT + f"#{i}\n".encode()).status_code == 201

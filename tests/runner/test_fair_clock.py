@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -201,3 +202,72 @@ def test_a_reply_naming_a_key_twice_is_garbage(tmp_path: Path, reply: bytes, gar
             assert not isinstance(answer, Fault), answer
     finally:
         driver.close()
+
+
+class _Waiter(InProcessDriver):
+    """A trusted player whose first five decisions take 0.25 s of wall clock and no CPU,
+    of which ``waited`` seconds the kernel reports as waiting for a CPU (a busy
+    machine); it answers at once after that."""
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(RandomPlayer, "waiter")
+        self.waited = waited
+        self.slow = 5
+
+    def act(self, observation: Any, clock: Clock) -> Any:
+        import time
+
+        slow, self.slow = self.slow > 0, self.slow - 1
+        if slow:
+            time.sleep(0.25)
+        reply = super().act(observation, clock)
+        self.last_cpu, self.last_waited = 0.0, (self.waited if slow else 0.0)
+        return reply
+
+
+@pytest.mark.parametrize(("waited", "forfeited"), [(0.24, False), (0.0, True)])
+def test_time_spent_waiting_for_a_cpu_is_not_charged(waited: float, forfeited: bool) -> None:
+    """0.25 s of wall clock a decision against 0.05 s and a bank of 0: charged when the
+    bot slept (forfeited: the control), not when the machine's load held it."""
+    drivers = [_Waiter(waited), InProcessDriver(RandomPlayer), InProcessDriver(RandomPlayer)]
+    config = RulesConfig(players=3, vp_to_win=3)
+    result = play_match(config, 11, drivers, decision_timeout=0.05, time_bank=0.0)
+    assert (0 in result.forfeited) is forfeited, result.faults[0]
+    if forfeited:
+        assert result.faults[0][0].clock is TimeoutClock.BANK
+
+
+def test_a_process_waiting_for_its_cpu_is_seen_waiting() -> None:
+    """A bot process's runqueue wait, read from its schedstat, grows when a burner shares
+    its CPU (the control: on its own, it barely waits)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from arena_runner.process import BotProcess
+
+    spin = "import time\nend = time.monotonic() + {s}\nwhile time.monotonic() < end: pass\n"
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+
+    def measure(burner: bool) -> float:
+        burn = None
+        if burner:
+            burn = subprocess.Popen([sys.executable, "-c", spin.format(s=3)])
+            os.sched_setaffinity(burn.pid, {cpu})
+        bot = subprocess.Popen([sys.executable, "-c", spin.format(s=2)])
+        os.sched_setaffinity(bot.pid, {cpu})
+        try:
+            proc = BotProcess(bot)
+            proc.find_bot()
+            time.sleep(1.5)
+            return proc.waited()
+        finally:
+            for child in (bot, burn):
+                if child is not None:
+                    child.kill()
+                    child.wait()
+
+    alone, shared = measure(False), measure(True)
+    assert shared > 0.3, (alone, shared)  # about half of its time went to the burner
+    assert alone < shared / 2, (alone, shared)
