@@ -237,6 +237,7 @@ def test_time_spent_waiting_for_a_cpu_is_not_charged(waited: float, forfeited: b
         assert result.faults[0][0].clock is TimeoutClock.BANK
 
 
+@pytest.mark.serial  # it measures waiting for a CPU: other tests' load would blur it
 def test_a_process_waiting_for_its_cpu_is_seen_waiting() -> None:
     """A bot process's runqueue wait, read from its schedstat, grows when a burner shares
     its CPU (the control: on its own, it barely waits)."""
