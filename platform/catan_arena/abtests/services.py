@@ -37,7 +37,6 @@ from engine.rng import new_seed
 PAIRS_IN_FLIGHT = 2
 DEFAULT_MARGIN = 0.3
 """H1's gain in placing points a game (4 players: 3/2/1/0 for the places)."""
-DONE = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID)
 
 
 class ABTestError(ValueError):
@@ -209,7 +208,7 @@ def note_ab_match_done(test_id: int) -> None:
         )
         for pair in pending:
             a, b = pair.match_a, pair.match_b
-            if a.status not in DONE or b.status not in DONE:
+            if a.status not in Match.DONE or b.status not in Match.DONE:
                 continue
             if a.status == b.status == Match.Status.FINISHED:
                 pair.difference = _placing_points(b, pair.seat) - _placing_points(a, pair.seat)

@@ -40,8 +40,7 @@ def matches_in_flight(user: User) -> int:
     from catan_arena.matches.models import Match
     from catan_arena.submissions.models import BotVersion
 
-    live = (Match.Status.QUEUED, Match.Status.RUNNING)
-    games = Match.objects.filter(ab_test__requested_by=user, status__in=live).count()
+    games = Match.objects.filter(ab_test__requested_by=user, status__in=Match.IN_FLIGHT).count()
     waiting = (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING)
     checks = BotVersion.objects.filter(bot__owner=user, status__in=waiting).count()
     return games + checks

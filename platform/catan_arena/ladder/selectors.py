@@ -16,8 +16,6 @@ from catan_arena.ratings.systems import openskill_start
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import author_key, playing_versions
 
-IN_FLIGHT = (Match.Status.QUEUED, Match.Status.RUNNING)
-
 
 def ladder_versions() -> list[BotVersion]:
     """The versions on the ladder: each bot's newest active version, unless its author
@@ -43,7 +41,7 @@ def matchmaker_matches() -> QuerySet[Match]:
 
 def matchmaker_in_flight() -> int:
     """Ladder matches made by the matchmaker still to be played."""
-    return matchmaker_matches().filter(status__in=IN_FLIGHT).count()
+    return matchmaker_matches().filter(status__in=Match.IN_FLIGHT).count()
 
 
 def pace(ladder: LadderSettings, field: list[Candidate] | None = None) -> Pace:
@@ -71,7 +69,7 @@ def candidates() -> list[Candidate]:
     start_mu = openskill_start()[0]
     busy = dict(
         MatchSeat.objects.filter(
-            version_id__in=ids, match__ladder=True, match__status__in=IN_FLIGHT
+            version_id__in=ids, match__ladder=True, match__status__in=Match.IN_FLIGHT
         )
         .values_list("version_id")
         .annotate(n=Count("id"))

@@ -22,6 +22,11 @@ class Match(models.Model):
         FAILED = "failed"
         VOID = "void"
 
+    IN_FLIGHT = (Status.QUEUED, Status.RUNNING)
+    """Still to be played (queued or running): the one definition of "in flight"."""
+    DONE = (Status.FINISHED, Status.FAILED, Status.VOID)
+    """Nothing more will happen to it: finished, failed or void."""
+
     created_at = models.DateTimeField(auto_now_add=True)
     seed = models.CharField(max_length=64, help_text="The game's secret seed (hex).")
     rules = models.JSONField(default=dict, help_text="RulesConfig as JSON.")

@@ -12,9 +12,6 @@ from arena_runner.disclosure import public_fault, public_forfeit
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.submissions.selectors import is_author
 
-PENDING = (Match.Status.QUEUED, Match.Status.RUNNING)
-DONE = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID)
-
 
 def replay_of(match: Match) -> dict[str, Any] | None:
     """The finished match's replay as JSON data (None before it finishes)."""
@@ -45,7 +42,7 @@ def seed_group_open(match: Match) -> bool:
     or running. While one is, every game of the group shows no replay, no step, no dice
     and no position to anyone but staff (:func:`may_watch`): they would tell the games
     still to play their chance."""
-    pending = Match.objects.filter(seed=match.seed, status__in=PENDING).exclude(pk=match.pk)
+    pending = Match.objects.filter(seed=match.seed, status__in=Match.IN_FLIGHT).exclude(pk=match.pk)
     return not pending.exists()
 
 
@@ -57,7 +54,7 @@ def may_watch(match: Match, user: Any) -> bool:
 
 def seed_is_public(match: Match) -> bool:
     """A match's seed may be shown once it is done and its seed group is open."""
-    return match.status in DONE and seed_group_open(match)
+    return match.status in Match.DONE and seed_group_open(match)
 
 
 def seat_faults(seat: MatchSeat, user: Any) -> list[dict[str, Any]]:

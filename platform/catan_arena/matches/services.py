@@ -41,7 +41,6 @@ from engine.rng import new_seed
 
 log = logging.getLogger(__name__)
 Status = Match.Status
-DONE = (Status.FINISHED, Status.FAILED, Status.VOID)
 TASK_MARGIN = 30.0
 """Seconds of a match task's soft time limit beyond what its bots may take (the engine,
 the autopilot of forfeited seats, the replay and its record)."""

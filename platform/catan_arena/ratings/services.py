@@ -23,7 +23,6 @@ from catan_arena.submissions.models import BotVersion
 
 ELO = EloConfig()
 LADDER_LOCK = 0x6361_7461_6E00  # "catan\0": the advisory lock that serialises the ladder
-PENDING = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
 def _lock_ladder() -> None:
@@ -42,7 +41,7 @@ def apply_ready_ratings() -> int:
         _lock_ladder()
         pending = Match.objects.filter(ladder=True, rating_done=False).order_by("id")
         for match in list(pending.only("id", "status")):
-            if match.status in PENDING:
+            if match.status in Match.IN_FLIGHT:
                 break
             if match.status == Match.Status.FINISHED:
                 _rate(match)

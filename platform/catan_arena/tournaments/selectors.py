@@ -123,9 +123,12 @@ def progress(tournament: Tournament) -> Progress:
     ):
         counts[Match.Status(status)] += 1
         first_round += number == 1
-    done = counts[Match.Status.FINISHED] + counts[Match.Status.FAILED] + counts[Match.Status.VOID]
+    done = sum(counts[s] for s in Match.DONE)
     total = sum(counts.values())
-    if tournament.format == Tournament.Format.SWISS and tournament.status == "running":
+    if (
+        tournament.format == Tournament.Format.SWISS
+        and tournament.status == Tournament.Status.RUNNING
+    ):
         total = max(total, first_round * (tournament.rounds or 1))
     return Progress(
         total=total,
@@ -139,7 +142,7 @@ def progress(tournament: Tournament) -> Progress:
 def with_progress() -> QuerySet[Tournament]:
     """Tournaments, newest first, annotated with ``games_total``, ``games_done`` (finished,
     failed or void) and ``entry_count``, in one query."""
-    done = Q(matches__status__in=(Match.Status.FINISHED, Match.Status.FAILED, Match.Status.VOID))
+    done = Q(matches__status__in=Match.DONE)
     return Tournament.objects.annotate(
         games_total=Count("matches", distinct=True),
         games_done=Count("matches", filter=done, distinct=True),

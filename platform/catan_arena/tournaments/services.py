@@ -389,7 +389,7 @@ def note_match_done(tournament_id: int) -> None:
         if tournament is None or tournament.status != Status.RUNNING:
             return
         matches = Match.objects.filter(tournament_id=tournament_id)
-        if matches.filter(status__in=(Match.Status.QUEUED, Match.Status.RUNNING)).exists():
+        if matches.filter(status__in=Match.IN_FLIGHT).exists():
             return
         if tournament.format == Format.SWISS:
             played = max((r or 0 for r in matches.values_list("round", flat=True)), default=0)

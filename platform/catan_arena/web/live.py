@@ -29,7 +29,7 @@ class LiveView:
 
     @property
     def is_live(self) -> bool:
-        return self.match.status in (Match.Status.QUEUED, Match.Status.RUNNING)
+        return self.match.status in Match.IN_FLIGHT
 
 
 def live_view(match_id: int, user: Any) -> LiveView | None:

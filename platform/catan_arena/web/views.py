@@ -28,7 +28,6 @@ from catan_arena.web.live import live_view
 from engine.replay import Replay
 
 SEAT_COLOURS = ("red", "blue", "white", "orange")
-LIVE_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
 WITHHELD = "withheld while a game sharing this match's seed is queued or running"
 
 
@@ -106,7 +105,7 @@ def match(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for s in seats
     ]
-    live = live_view(pk, user) if found.status in LIVE_STATUSES else None
+    live = live_view(pk, user) if found.status in Match.IN_FLIGHT else None
     context = {"match": found, "rows": rows, "live": live, "watchable": may_watch(found, user)}
     return render(request, "web/match.html", context)
 

@@ -147,9 +147,9 @@ class Command(BaseCommand):
             def report(match_id: int, status: str | None, error: BaseException | None) -> None:
                 if error is not None:
                     problems.append(f"match {match_id}: {type(error).__name__}: {error}")
-                elif status in (Match.Status.FAILED, "queued"):
+                elif status in (Match.Status.FAILED, Match.Status.QUEUED):
                     problems.append(f"match {match_id}: {status} (see its attempt log)")
-                if status != "queued":
+                if status != Match.Status.QUEUED:
                     bar.advance(task)
 
             ids = leftover + list(
