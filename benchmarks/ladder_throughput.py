@@ -113,7 +113,7 @@ def run_ladder(games: int, processes: int, env: dict[str, str]) -> LadderRun:
     from catan_arena.ladder.selectors import matchmaker_matches
     from catan_arena.ladder.services import fill_ladder
     from catan_arena.submissions.storage import materialize
-    from tests.platform.celery_worker import CeleryWorker
+    from tests.support.celery_worker import CeleryWorker
 
     # The production topology: match workers, and a worker reserved for the quick queue
     # (validations, the ladder's top-ups), as the compose file's `validator`.

@@ -73,7 +73,7 @@ def authors_bots(worker_log: Any) -> list[Any]:
     from catan_arena.accounts.models import User
     from catan_arena.submissions.models import BotVersion
     from catan_arena.submissions.services import upload_version
-    from tests.platform.conftest import VALID_BOT  # a random legal action, never a trade offer
+    from tests.support.bots import VALID_BOT  # a random legal action, never a trade offer
 
     versions = []
     for i in range(AUTHORS):
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     import redis
     from django.core.management import call_command
 
-    from tests.platform.celery_worker import CeleryWorker
+    from tests.support.celery_worker import CeleryWorker
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)

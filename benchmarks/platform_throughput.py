@@ -82,7 +82,7 @@ def run_platform(seeds: list[str], processes: int, env: dict[str, str]) -> float
     from catan_arena.matches.models import Match
     from catan_arena.matches.services import MatchLimits, create_match
     from catan_arena.submissions.services import register_builtins
-    from tests.platform.celery_worker import CeleryWorker
+    from tests.support.celery_worker import CeleryWorker
 
     random_bot = next(v for v in register_builtins() if v.bot.name == "random")
     workers = [CeleryWorker(env, concurrency=1) for _ in range(processes)]

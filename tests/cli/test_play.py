@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.cli import run_cli
 
 FIRST_ACTION_BOT = """
 from bots import Player
@@ -24,16 +22,6 @@ def _without_timings(summary: dict[str, Any]) -> dict[str, Any]:
     """Decision times are measured, so they vary; everything else must be identical."""
     bots = [{k: v for k, v in b.items() if not k.endswith("_ms")} for b in summary["bots"]]
     return {**summary, "bots": bots}
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena_cli.main", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
 
 
 def test_play_prints_a_summary_and_the_same_seed_gives_the_same_output(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from arena_cli.position import PositionError, load_position
-from tests.cli.test_play import run_cli
+from tests.support.cli import run_cli
 
 PEEKER = """
 from bots import Player

@@ -1,10 +1,9 @@
-"""Fixtures of the platform's tests: authors, bot sources, zips."""
+"""Fixtures of the platform's tests: authors and their bots, zips, server mode on the
+suite's own Redis, Celery workers, a browser, a played site (helpers: ``tests.support``)."""
 
 from __future__ import annotations
 
-import io
 import os
-import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,33 +11,14 @@ from typing import Any
 import pytest
 
 from catan_arena.accounts.models import User
+from catan_arena.matches.services import run_match
+from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
-from catan_arena.submissions.services import upload_version
-
-VALID_BOT = b'''
-from bots import Player
-
-
-class Wanderer(Player):
-    """A random legal action, never a trade offer (a valid, weak bot)."""
-
-    def act(self, observation):
-        legal = observation.legal_actions
-        plain = [a for a in legal if type(a).__name__ != "ProposeTrade"] or legal
-        return self.rng.choice(plain)
-'''
-
-SOURCES = {
-    "syntax error": (b"from bots import Player\nclass Broken(Player:\n    pass\n", "SyntaxError"),
-    "no Player": (b"X = 1\n", "found 0"),
-    "two Players": (
-        b"from bots import Player\n"
-        b"class A(Player):\n    def act(self, o):\n        return o.legal_actions[0]\n"
-        b"class B(Player):\n    def act(self, o):\n        return o.legal_actions[0]\n",
-        "found 2",
-    ),
-    "crash at import": (b"raise RuntimeError('boom at import')\n", "boom at import"),
-}
+from catan_arena.tournaments.services import create_round_robin
+from tests.support.bots import make_zip
+from tests.support.browser import FAST
+from tests.support.celery_worker import redis_url
+from tests.support.records import active_bots, database_url
 
 
 @pytest.fixture(autouse=True)
@@ -71,61 +51,24 @@ def other_author(db: None) -> User:
     return User.objects.create_user("grace", password="not-used-here-4521")
 
 
-def make_zip(files: dict[str, bytes], *, symlinks: tuple[str, ...] = ()) -> bytes:
-    """A zip of ``files`` (names as given, unchecked) and symlink entries."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in files.items():
-            zf.writestr(name, data)
-        for name in symlinks:
-            info = zipfile.ZipInfo(name)
-            info.external_attr = (0o120777 << 16) | 0x20
-            info.create_system = 3
-            zf.writestr(info, "/etc/passwd")
-    return buffer.getvalue()
-
-
 @pytest.fixture
 def zip_of() -> Callable[..., bytes]:
     return make_zip
-
-
-def active_bots(owner: User, count: int) -> list[BotVersion]:
-    """``count`` distinct valid bots of ``owner``, active (validation is tested on its
-    own; these only need to play)."""
-    versions = []
-    for i in range(count):
-        source = VALID_BOT + f"\n# bot {i}\n".encode()
-        version = upload_version(owner, f"bot-{owner.username}-{i}", "bot.py", source).version
-        version.status = BotVersion.Status.ACTIVE
-        version.save(update_fields=["status"])
-        versions.append(version)
-    return versions
-
-
-def database_url() -> str:
-    """The URL of the database this test worker uses (the ``test_`` one)."""
-    from django.db import connection
-
-    return f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"
 
 
 @pytest.fixture
 def subprocess_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The environment of processes that must use this test's database: spawned local
     workers inherit it, Celery workers get it explicitly."""
-    import os
-
     monkeypatch.setenv("DATABASE_URL", database_url())
     return dict(os.environ)
 
 
 @pytest.fixture
 def server_mode(settings: Any, subprocess_env: dict[str, str]) -> Iterator[dict[str, str]]:
-    """Server mode for this test: services queue Celery tasks on this machine's Redis
+    """Server mode for this test: services queue Celery tasks on the suite's own Redis
     (a database of this test worker's own); returns the environment for real workers."""
     from catan_arena.celery import app
-    from tests.platform.celery_worker import redis_url
 
     url = redis_url()
     settings.CELERY_BROKER_URL = url
@@ -149,18 +92,6 @@ def three_authors_bots(author: User, other_author: User) -> list[BotVersion]:
     """One active bot each of three authors (a table needs different authors)."""
     third = User.objects.create_user("hedy", password="not-used-here-4521")
     return [*active_bots(author, 1), *active_bots(other_author, 1), *active_bots(third, 1)]
-
-
-def assert_one_board_and_dice(replays: list[dict[str, Any] | None]) -> None:
-    """Duplicate rotations: one board, and the same dice for as long as every game lasts."""
-    assert len({repr(r["board"]) for r in replays if r}) == 1
-    dice = [
-        [s["outcome"] for s in r["steps"] if s["action"]["type"] == "roll_dice"]
-        for r in replays
-        if r
-    ]
-    shortest = min(len(d) for d in dice)
-    assert shortest > 10 and all(d[:shortest] == dice[0][:shortest] for d in dice)
 
 
 @pytest.fixture
@@ -190,3 +121,13 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def site(live_server: Any, three_authors_bots: list[BotVersion]) -> dict[str, Any]:
+    """A played tournament game (ratings, a finished match)."""
+    tournament = create_round_robin("autumn cup", three_authors_bots, limits=FAST, ladder=True)
+    match = tournament.matches.order_by("id").first()
+    assert match is not None and run_match(match.pk) == "finished"
+    names = sorted(r.version.bot.name for r in Rating.objects.select_related("version__bot"))
+    return {"url": live_server.url, "match": match.pk, "names": names, "cup": tournament.pk}

@@ -28,7 +28,7 @@ from catan_arena.tournaments.services import (
     enter_tournament,
     open_entries,
 )
-from tests.platform.conftest import active_bots
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-4521"

@@ -19,32 +19,17 @@ from catan_arena.accounts.tokens import create_token
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match, run_match
 from catan_arena.submissions.models import BotVersion
-from tests.platform.conftest import VALID_BOT, active_bots
+from tests.support.api import API, client_of, error
+from tests.support.bots import VALID_BOT
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
-API = "/api/v1"
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles() -> None:
     cache.clear()
-
-
-def client_of(user: User | None = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        _, key = create_token(user, "tests")
-        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-    return client
-
-
-def error(response: Any, status: int) -> dict[str, Any]:
-    """The one error shape, with the status it claims."""
-    assert response.status_code == status, response.content[:500]
-    body: dict[str, Any] = response.json()["error"]
-    assert body["status"] == status and body["code"] and body["message"]
-    return body
 
 
 def upload(client: APIClient, name: str, data: bytes, filename: str = "bot.py") -> Any:

@@ -13,8 +13,8 @@ from catan_arena.accounts.roles import ORGANIZERS
 from catan_arena.accounts.services import grant_role
 from catan_arena.matches.services import run_match
 from catan_arena.submissions.models import BotVersion
-from tests.platform.conftest import active_bots
-from tests.platform.test_api import API, client_of, error
+from tests.support.api import API, client_of, error
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from catan_arena.accounts.models import User
 from catan_arena.accounts.roles import ORGANIZERS
 from catan_arena.accounts.services import grant_role
 from catan_arena.accounts.tokens import create_token
-from tests.platform.conftest import active_bots
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

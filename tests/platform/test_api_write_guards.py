@@ -22,7 +22,8 @@ from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.services import TournamentSpec, create_tournament
-from tests.platform.conftest import VALID_BOT, active_bots
+from tests.support.bots import VALID_BOT
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 WRITES = ("post", "put", "patch", "delete")

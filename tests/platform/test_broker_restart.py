@@ -1,5 +1,5 @@
 """Redis restarted under a running competition, with a real ``celery worker`` (and beat)
-on a Redis server of the test's own (the machine's shared one is never restarted):
+on a Redis server of the test's own (the suite's shared one is never restarted):
 
 - with its append-only file (how docker-compose.yml runs it) the queued matches survive
   a crash of Redis and every match finishes exactly once;
@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
-from tests.platform.celery_worker import CeleryWorker, wait_for
-from tests.platform.conftest import VALID_BOT
+from tests.support.bots import VALID_BOT
+from tests.support.celery_worker import CeleryWorker, wait_for
+from tests.support.services import Redis
 
 # A process of its own: after these, or after a test on the shared Redis, Celery's app in
 # the same process was seen publishing to the wrong server (not understood yet).
@@ -39,41 +38,24 @@ SLOW_BOT = VALID_BOT.replace(
 )
 
 
-class OwnRedis:
-    """``redis-server`` with its files in ``folder``, on a port of this test worker's
-    own (one port for every test of a worker: kombu keeps connection pools by process,
-    and a pool left pointing at a dead port of an earlier test would not recover)."""
+class OwnRedis(Redis):
+    """The suite's throwaway ``redis-server`` kept as docker-compose.yml keeps it (an
+    append-only file), its files in ``folder``, on a port of this test worker's own (one
+    port for every test of a worker: kombu keeps connection pools by process, and a pool
+    left pointing at a dead port of an earlier test would not recover)."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
         worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-        self.port = 16400 + int(worker.removeprefix("gw") or 0)
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.start()
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.folder), "--appendonly", "yes", "--appendfsync", "always",
-             "--save", ""],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                if redis.Redis.from_url(self.url).ping():
-                    return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        super().__init__(
+            folder=folder,
+            port=16400 + int(worker.removeprefix("gw") or 0),
+            options=("--appendonly", "yes", "--appendfsync", "always", "--save", ""),
+        )
 
     def crash(self, *, keep_data: bool) -> None:
         """SIGKILL (no shutdown save), then start again: with its append-only file, or
         with its data gone."""
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait(10)
+        self.kill()
         if not keep_data:
             for path in self.folder.iterdir():
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
@@ -81,9 +63,7 @@ class OwnRedis:
         self.start()
 
     def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(10)
+        self.kill()
 
 
 @pytest.fixture
@@ -100,11 +80,11 @@ def broker(
     """Server mode on the test's own Redis."""
     from catan_arena.celery import app
 
-    settings.CELERY_BROKER_URL = own_redis.url
+    settings.CELERY_BROKER_URL = own_redis.url()
     settings.EMBEDDED = False
-    app.conf.broker_url = own_redis.url
+    app.conf.broker_url = own_redis.url()
     app.close()
-    yield subprocess_env | {"CELERY_BROKER_URL": own_redis.url}
+    yield subprocess_env | {"CELERY_BROKER_URL": own_redis.url()}
     settings.EMBEDDED = True
     app.close()
 

@@ -5,7 +5,6 @@ sorts. Screenshots of every page at phone and desktop sizes go to
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,26 +13,11 @@ from catan_arena.accounts.roles import ORGANIZERS
 from catan_arena.accounts.services import grant_role
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import replay_of
-from catan_arena.matches.services import MatchLimits, run_match
-from catan_arena.ratings.models import Rating
-from catan_arena.submissions.models import BotVersion
-from catan_arena.tournaments.services import TournamentSpec, create_round_robin, create_tournament
+from catan_arena.tournaments.services import TournamentSpec, create_tournament
+from tests.support.browser import PASSWORD, SHOTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = Path(__file__).resolve().parents[2] / ".artifacts" / "screenshots"
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
-PASSWORD = "a-long-pass-4521"
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
-
-
-@pytest.fixture
-def site(live_server: Any, three_authors_bots: list[BotVersion]) -> dict[str, Any]:
-    """A played tournament game (ratings, a finished match)."""
-    tournament = create_round_robin("autumn cup", three_authors_bots, limits=FAST, ladder=True)
-    match = tournament.matches.order_by("id").first()
-    assert match is not None and run_match(match.pk) == "finished"
-    names = sorted(r.version.bot.name for r in Rating.objects.select_related("version__bot"))
-    return {"url": live_server.url, "match": match.pk, "names": names, "cup": tournament.pk}
 
 
 def test_a_spectator_reaches_a_match_from_home(browser: Any, site: dict[str, Any]) -> None:

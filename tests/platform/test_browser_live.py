@@ -21,12 +21,12 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
-from tests.platform.celery_worker import CeleryWorker
-from tests.platform.conftest import VALID_BOT, active_bots
-from tests.platform.test_browser import SHOTS
+from tests.support.bots import VALID_BOT
+from tests.support.browser import PASSWORD, SHOTS
+from tests.support.celery_worker import CeleryWorker
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
-PASSWORD = "a-long-pass-4521"
 SLOW_BOT = b"""
 import time
 

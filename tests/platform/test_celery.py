@@ -21,8 +21,9 @@ from catan_arena.submissions.services import register_builtins, upload_version
 from catan_arena.submissions.tasks import validate_version_task
 from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import create_round_robin
-from tests.platform.celery_worker import CeleryWorker, wait_for
-from tests.platform.conftest import VALID_BOT, active_bots
+from tests.support.bots import VALID_BOT
+from tests.support.celery_worker import CeleryWorker, wait_for
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)

@@ -30,8 +30,9 @@ from catan_arena.tournaments.services import (
     create_tournament,
     enter_tournament,
 )
-from tests.platform.celery_worker import CeleryWorker, wait_for
-from tests.platform.conftest import VALID_BOT, active_bots, assert_one_board_and_dice
+from tests.support.bots import VALID_BOT
+from tests.support.celery_worker import CeleryWorker, wait_for
+from tests.support.records import active_bots, assert_one_board_and_dice
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)

@@ -14,7 +14,7 @@ from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import matchmaker_matches
 from catan_arena.ladder.services import fill_ladder, set_ladder_paused
 from catan_arena.submissions.models import BotVersion
-from tests.platform.celery_worker import CeleryWorker, wait_for
+from tests.support.celery_worker import CeleryWorker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HOUSE = {"heuristic", "random", "search"}

@@ -18,8 +18,9 @@ from catan_arena.accounts.models import User
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.matches.models import Match
 from catan_arena.submissions.models import BotVersion
-from tests.platform.celery_worker import CeleryWorker, wait_for
-from tests.platform.conftest import VALID_BOT, active_bots
+from tests.support.bots import VALID_BOT
+from tests.support.celery_worker import CeleryWorker, wait_for
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "correct-horse-4521"

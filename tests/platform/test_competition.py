@@ -37,7 +37,8 @@ from catan_arena.tournaments.services import (
     start_due_tournaments,
     withdraw_entry,
 )
-from tests.platform.conftest import VALID_BOT, active_bots
+from tests.support.bots import VALID_BOT
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)

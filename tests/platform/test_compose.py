@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from catan_arena.core.queues import MATCH_QUEUE, VALIDATION_QUEUE
+from tests.support.services import suite_services
 
 REPO = Path(__file__).resolve().parents[2]
 COMPOSE = REPO / "docker-compose.yml"
@@ -247,14 +248,14 @@ def test_every_environment_name_is_read_by_settings() -> None:
         assert names <= read, f"{name}: {sorted(names - read)} not read in settings.py"
 
 
-# The local services mirror compose.
+# The suite's own services (Debian's packages) mirror compose.
 
 
 def _connect(port: int) -> socket.socket:
     try:
         return socket.create_connection(("127.0.0.1", port), timeout=5)
     except OSError as error:
-        pytest.fail(f"nothing answers on 127.0.0.1:{port} ({error}): start the local service")
+        pytest.fail(f"the suite's own server on 127.0.0.1:{port} does not answer ({error})")
 
 
 def major(image: str) -> str:
@@ -262,7 +263,7 @@ def major(image: str) -> str:
 
 
 def test_local_redis_matches_the_image() -> None:
-    with _connect(6379) as sock:
+    with _connect(suite_services().redis_port) as sock:
         sock.sendall(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")
         reply = b""
         while b"redis_version:" not in reply or not reply.endswith(b"\r\n"):
@@ -276,15 +277,17 @@ def test_local_redis_matches_the_image() -> None:
 
 
 def test_local_postgres_matches_the_image() -> None:
-    _connect(5432).close()
+    services = suite_services()
+    _connect(services.postgres_port).close()
     psql = shutil.which("psql")
     assert psql, "psql is missing (Debian's postgresql-client)"
     result = subprocess.run(
-        [psql, "-h", "127.0.0.1", "-U", "postgres", "-tAc", "show server_version"],
+        [psql, "-h", services.host, "-p", str(services.postgres_port), "-U", "postgres",
+         "-tAc", "show server_version"],
         capture_output=True,
         text=True,
         timeout=30,
         check=False,
-    )
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().split(".")[0] == major(load()["services"]["postgres"]["image"])

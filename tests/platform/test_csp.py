@@ -19,7 +19,7 @@ from catan_arena.matches.models import MatchSeat
 from catan_arena.matches.services import create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.services import TournamentSpec, create_tournament
-from tests.platform.test_browser import FAST, PASSWORD, site  # noqa: F401 (the fixture)
+from tests.support.browser import FAST, PASSWORD
 
 LISTEN = """
 window.__csp = [];
@@ -106,7 +106,7 @@ def violations(browser: Any, url: str, pages: dict[str, str], username: str | No
 @pytest.mark.django_db(transaction=True)
 def test_every_page_loads_without_a_csp_violation(
     browser: Any,
-    site: dict[str, Any],  # noqa: F811
+    site: dict[str, Any],
     three_authors_bots: list[BotVersion],
 ) -> None:
     queued = create_match(three_authors_bots, limits=FAST).pk
@@ -120,7 +120,7 @@ def test_every_page_loads_without_a_csp_violation(
 @pytest.mark.django_db(transaction=True)
 def test_control_the_listener_hears_an_injected_inline_script_and_style(
     browser: Any,
-    site: dict[str, Any],  # noqa: F811
+    site: dict[str, Any],
 ) -> None:
     context = browser.new_context()
     context.add_init_script(LISTEN)

@@ -1,13 +1,12 @@
 """PostgreSQL restarted while a real ``celery worker`` plays a ladder: every match
 finishes exactly once, each moved every seat's rating once, and the ratings equal the
-recompute. Serial: the machine's one PostgreSQL is restarted, so nothing else may be
-running beside it (``make pytest`` runs the serial tests alone, after the others)."""
+recompute. Serial: the run's one PostgreSQL (the suite's own, never the machine's) is
+restarted, so nothing else may be running beside it (``make pytest`` runs the serial
+tests alone, after the others)."""
 
 from __future__ import annotations
 
-import subprocess
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,18 +17,11 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.ratings.models import Rating, RatingChange
 from catan_arena.submissions.models import BotVersion
-from tests.platform.celery_worker import CeleryWorker
+from tests.support.celery_worker import CeleryWorker
+from tests.support.services import suite_services
 
 pytestmark = [pytest.mark.serial, pytest.mark.django_db(transaction=True)]
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
-
-
-def restart_postgres() -> None:
-    version = next(Path("/etc/postgresql").iterdir()).name
-    subprocess.run(
-        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"],
-        check=True, timeout=120,
-    )  # fmt: skip
 
 
 def when_reachable(query: Any, seconds: float = 60) -> Any:
@@ -56,7 +48,7 @@ def test_a_postgres_restart_loses_and_doubles_nothing(
     while not mine.filter(status="running").exists():
         assert time.monotonic() < deadline, workers[0].output()[-3000:]
         time.sleep(0.1)
-    restart_postgres()  # matches are being played, recorded and queued right now
+    suite_services().restart_postgres()  # matches are being played, recorded and queued right now
     connection.close()
     deadline = time.monotonic() + 300
     while when_reachable(lambda: mine.exclude(status="finished").count()):

@@ -16,8 +16,9 @@ from django.test import Client
 from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match
 from catan_arena.submissions.models import BotVersion
-from tests.platform.conftest import VALID_BOT, active_bots
-from tests.platform.test_api import API, client_of, error
+from tests.support.api import API, client_of, error
+from tests.support.bots import VALID_BOT
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 BIG = b"PK\x03\x04" + b"\x00" * 1000  # a zip that is not one: rejected at the check

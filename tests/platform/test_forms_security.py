@@ -16,6 +16,7 @@ from django.test import Client
 from catan_arena.accounts.models import User
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.models import Tournament
+from tests.support.celery_worker import redis_url
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-4521"
@@ -100,7 +101,7 @@ def test_sign_up_is_rate_limited(client: Client, tight: None) -> None:
 def test_the_limit_is_shared_through_redis_when_configured(
     client: Client, author: User, tight: None, settings: Any
 ) -> None:
-    url = "redis://127.0.0.1:6379/12"
+    url = redis_url()
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": url}}  # fmt: skip
     # (Django's setting_changed signal drops the cached cache objects)

@@ -20,7 +20,7 @@ from catan_arena.matches.services import (
     create_match,
     requeue_stuck_matches,
 )
-from tests.platform.conftest import active_bots
+from tests.support.records import active_bots
 
 FAST = MatchLimits(decision_seconds=0.5, time_bank_seconds=2.0)
 ELSEWHERE = "another-machine:4242:1"

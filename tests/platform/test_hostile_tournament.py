@@ -18,7 +18,7 @@ from catan_arena.submissions.services import upload_version
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import TournamentSpec, run_now
-from tests.platform.celery_worker import CeleryWorker, wait_for
+from tests.support.celery_worker import CeleryWorker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TEMPLATE = """

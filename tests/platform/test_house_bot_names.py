@@ -11,7 +11,7 @@ from catan_arena.accounts.services import system_user
 from catan_arena.submissions.errors import BotNameTaken
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
 from catan_arena.submissions.services import register_builtins, upload_version
-from tests.platform.conftest import VALID_BOT
+from tests.support.bots import VALID_BOT
 
 pytestmark = pytest.mark.django_db
 

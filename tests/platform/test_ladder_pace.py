@@ -23,7 +23,8 @@ from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import author_key
 from catan_arena.submissions.services import upload_version, validate_version
-from tests.platform.conftest import VALID_BOT, active_bots
+from tests.support.bots import VALID_BOT
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 Commits = Callable[..., AbstractContextManager[list[Callable[[], None]]]]

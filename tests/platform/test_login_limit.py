@@ -19,7 +19,7 @@ from django.test import Client
 
 from catan_arena.accounts.models import ApiToken, User
 from catan_arena.core.throttle import client_address
-from tests.platform.celery_worker import redis_url
+from tests.support.celery_worker import redis_url
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-4521"

@@ -4,29 +4,20 @@ worker processes with every bot sandboxed, the standings printed."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def embedded_env(data: Path) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DATABASE_URL", "CELERY_", "DJANGO_", "CATAN_ARENA_"))
-    }
-    return env | {"CATAN_ARENA_DATA": str(data), "COLUMNS": "120"}
+from tests.support.bots import SOURCES, VALID_BOT
+from tests.support.serve_tree import ROOT, embedded_env
 
 
 def manage(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env=embedded_env(data),
+        env=embedded_env(data, COLUMNS="120"),
         capture_output=True,
         text=True,
         timeout=600,
@@ -59,7 +50,6 @@ def test_an_unknown_bot_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_an_author_uploads_a_bot_and_enters_it(tmp_path: Path) -> None:
-    from tests.platform.conftest import SOURCES, VALID_BOT
 
     data = tmp_path / "data"
     assert manage(data, "migrate", "--verbosity", "0").returncode == 0

@@ -29,7 +29,7 @@ from catan_arena.matches.services import (
 )
 from catan_arena.ratings.models import RatingChange
 from engine.replay import Replay, verify
-from tests.platform.conftest import active_bots
+from tests.support.records import active_bots
 
 FAST = MatchLimits(decision_seconds=0.5, time_bank_seconds=2.0)
 

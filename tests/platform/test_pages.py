@@ -16,7 +16,7 @@ from catan_arena.matches.services import MatchLimits, create_match, run_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.services import create_round_robin
-from tests.platform.conftest import active_bots
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)

@@ -14,7 +14,7 @@ from catan_arena.matches.services import MatchLimits, create_match, run_match
 from catan_arena.ratings.models import Rating, RatingChange
 from catan_arena.ratings.selectors import snapshot
 from catan_arena.ratings.systems import EloConfig, elo_deltas, openskill_start, openskill_update
-from tests.platform.conftest import active_bots
+from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 FAST = MatchLimits(decision_seconds=0.5, time_bank_seconds=2.0)

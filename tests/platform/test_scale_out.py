@@ -43,8 +43,9 @@ from catan_arena.ratings.models import Rating, RatingChange
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import TournamentSpec, create_tournament, enter_tournament
-from tests.platform import netns
-from tests.platform.conftest import active_bots
+from tests.support import netns
+from tests.support.records import active_bots
+from tests.support.services import pg_bin, suite_services
 
 pytestmark = [pytest.mark.own_process]
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,8 +104,8 @@ def cluster(django_db_blocker: Any, tmp_path: Path) -> Iterator[Cluster]:
     one_each = [str(cpus[0]), str(cpus[-1])]  # a core per machine (one if there is one)
     with netns.machines_with_services(["m1", "m2"], one_each) as (network, postgres, redis):
         database = "catan_arena"
-        netns.run("runuser", "-u", "postgres", "--", str(netns.PG_BIN / "createdb"),
-                  "-h", str(postgres.folder), "-p", str(postgres.port), database)  # fmt: skip
+        netns.run(str(pg_bin() / "createdb"), "-U", "postgres", "-h", str(postgres.folder),
+                  "-p", str(postgres.port), database)  # fmt: skip
         connection = connections["default"]
         saved = dict(connection.settings_dict)
         connection.close()
@@ -177,23 +178,26 @@ def host_address() -> str:
 
 def check_isolation(cluster: Cluster) -> dict[str, str]:
     """The machines reach their subnet and their own loopback only: from m2, the test's
-    PostgreSQL answers; the host's own PostgreSQL and Redis (loopback, and they answer
-    the host: the control), the host's other address and the internet do not."""
+    PostgreSQL answers; the host's loopback services (the suite's own PostgreSQL and
+    Redis: they answer the host, the control), the host's other address and the
+    internet do not."""
     m2 = cluster.network.machines["m2"]
     routes = cluster.network.routes(m2)
     assert "default" not in routes and "fe80" not in routes, routes
+    services = suite_services()
+    loopback = [("127.0.0.1", services.postgres_port), ("127.0.0.1", services.redis_port)]
     seen = {}
-    for host, port in [(cluster.postgres.address, cluster.postgres.port), ("127.0.0.1", 5432),
-                       ("127.0.0.1", 6379), (host_address(), 22), (cluster.network.host, 5432),
+    for host, port in [(cluster.postgres.address, cluster.postgres.port), *loopback,
+                       (host_address(), 22), (cluster.network.host, services.postgres_port),
                        ("1.1.1.1", 443)]:  # fmt: skip
         seen[f"{host}:{port}"] = can_connect(m2, cluster.env, host, port)
     outcomes = iter(seen.values())
     assert next(outcomes) == "connected", seen
     assert all(outcome != "connected" for outcome in outcomes), seen
-    for port in (5432, 6379):
+    for host, port in loopback:
         with socket.socket() as probe:
-            answers = probe.connect_ex(("127.0.0.1", port)) == 0
-        seen[f"127.0.0.1:{port} from the host"] = "connected" if answers else "not running"
+            assert probe.connect_ex((host, port)) == 0, f"{host}:{port} does not answer the host"
+        seen[f"{host}:{port} from the host"] = "connected"
     return seen
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from catan_arena.embedded.guards import DataFolderLock, ServeRefused, check_port_free
 from catan_arena.embedded.schedule import Periodic, beat_schedule, run_due
-from tests.platform.serve_tree import ServeTree, manage, still_alive, wait_for
+from tests.support.serve_tree import ServeTree, manage, still_alive, wait_for
 
 SLOW_MATCH = """
 from catan_arena.accounts.models import User

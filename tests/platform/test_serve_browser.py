@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 
-from tests.platform.conftest import SOURCES, VALID_BOT
-from tests.platform.serve_tree import ROOT, ServeTree, embedded_env, wait_for
-from tests.platform.test_browser import SHOTS
+from tests.support.bots import SOURCES, VALID_BOT
+from tests.support.browser import PASSWORD, SHOTS
+from tests.support.serve_tree import ROOT, ServeTree, embedded_env, wait_for
 
-PASSWORD = "a-long-pass-4521"
 VALIDATED_WITHIN = 15.0
 """Seconds from an upload to its verdict (the issue's bound)."""
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.platform.test_main_job import ROOT, embedded_env
+from tests.support.serve_tree import ROOT, embedded_env
 
 
 def check(tmp: object, **env: str) -> subprocess.CompletedProcess[str]:

@@ -23,7 +23,7 @@ from catan_arena.matches.services import (
 )
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
-from tests.platform.celery_worker import CeleryWorker, wait_for
+from tests.support.celery_worker import CeleryWorker, wait_for
 
 STALLING = MatchLimits(decision_seconds=0.05, time_bank_seconds=0.2, game_seconds=2.0)
 START_STALL = 0.9 * Limits().import_seconds

@@ -18,7 +18,7 @@ from catan_arena.tournaments.services import (
     cancel_tournament,
     create_round_robin,
 )
-from tests.platform.conftest import active_bots, assert_one_board_and_dice
+from tests.support.records import active_bots, assert_one_board_and_dice
 
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 

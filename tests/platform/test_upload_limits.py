@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import socket
 import subprocess
 import time
@@ -25,7 +26,8 @@ from rest_framework.test import APIClient
 from catan_arena.accounts.models import User
 from catan_arena.accounts.tokens import create_token
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
-from tests.platform.conftest import VALID_BOT
+from tests.support.bots import VALID_BOT
+from tests.support.services import suite_services
 
 
 def raw_upload(
@@ -84,9 +86,11 @@ def tiny_disk_for_uploads(transactional_db: None) -> Iterator[str]:
         folder.rmdir()
         message = "mounting a tmpfs needs root"
         pytest.fail(message) if os.environ.get("CI") else pytest.skip(message)
-    subprocess.run(["chown", "postgres:postgres", str(folder)], check=True)
+    services = suite_services()
+    if services.postgres_user:  # the server's user must own a tablespace's folder
+        shutil.chown(folder, services.postgres_user, services.postgres_user)
     name = f"tiny_{uuid.uuid4().hex[:8]}"
-    admin = "postgres://postgres@127.0.0.1:5432/postgres"
+    admin = services.postgres_url()
     with psycopg.connect(admin, autocommit=True) as db:
         db.execute(f"CREATE TABLESPACE {name} LOCATION '{folder}'")
     try:

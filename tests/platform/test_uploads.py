@@ -13,7 +13,7 @@ from catan_arena.accounts.models import User
 from catan_arena.submissions.errors import UploadRejected
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
 from catan_arena.submissions.services import upload_version
-from tests.platform.conftest import VALID_BOT
+from tests.support.bots import VALID_BOT
 
 pytestmark = pytest.mark.django_db
 

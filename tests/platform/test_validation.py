@@ -11,7 +11,7 @@ from catan_arena.accounts.models import User
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import playing_version
 from catan_arena.submissions.services import upload_version, validate_version
-from tests.platform.conftest import SOURCES, VALID_BOT
+from tests.support.bots import SOURCES, VALID_BOT
 
 pytestmark = pytest.mark.django_db
 

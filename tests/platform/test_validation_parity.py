@@ -15,7 +15,7 @@ import pytest
 from catan_arena.accounts.models import User
 from catan_arena.submissions.errors import UploadRejected
 from catan_arena.submissions.services import upload_version, validate_version
-from tests.platform.conftest import VALID_BOT, make_zip
+from tests.support.bots import VALID_BOT, make_zip
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

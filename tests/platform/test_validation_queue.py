@@ -16,8 +16,8 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
-from tests.platform.celery_worker import CeleryWorker, wait_for
-from tests.platform.conftest import VALID_BOT
+from tests.support.bots import VALID_BOT
+from tests.support.celery_worker import CeleryWorker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 VALIDATED_WITHIN = 15.0

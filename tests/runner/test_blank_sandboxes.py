@@ -11,7 +11,7 @@ from bots.registry import resolve_bot
 from bots.runtime import BotSession
 from engine import Game, RulesConfig
 from engine.observation_stream import ObservationEncoder
-from tests.runner.conftest import pid_gone
+from tests.support.runner import pid_gone
 
 CONFIG = RulesConfig(players=3, vp_to_win=5)
 

@@ -25,7 +25,7 @@ from arena_runner.seats import Seat
 from arena_runner.timeouts import WALL_SLACK, TimeoutClock, decision_cost
 from bots.builtin.random_bot import RandomPlayer
 from engine import Clock, Game, RulesConfig
-from tests.runner.test_drivers import READY, fake_child, start
+from tests.support.drivers import READY, fake_child, start
 
 ACTION = b'{"type": "action", "action": 0, "seq": SEQ}\n'
 BURST = 0.005

@@ -19,7 +19,7 @@ from bots.builtin.random_bot import RandomPlayer
 from bots.registry import resolve_bot
 from engine import RulesConfig
 from engine.replay import verify
-from tests.runner.conftest import pid_gone, write_bot
+from tests.support.runner import pid_gone, write_bot
 
 SEED = 11
 CONFIG = RulesConfig()

@@ -19,7 +19,7 @@ from arena_runner.sandbox.tiers import Tier
 from bots.builtin.random_bot import RandomPlayer
 from engine import RulesConfig
 from engine.replay import verify
-from tests.sandbox.conftest import need_tier
+from tests.support.sandbox import need_tier
 
 HOSTILE = Path(__file__).with_name("hostile")
 CONFIG = RulesConfig(players=3, vp_to_win=5)

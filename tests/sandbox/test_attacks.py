@@ -17,7 +17,7 @@ from arena_runner.sandbox.cgroups import BotCgroup
 from arena_runner.sandbox.launch import SANDBOX_UID, spawn_sandboxed, stage_bot
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import Tier, probe
-from tests.sandbox.conftest import Listener, need_tier
+from tests.support.sandbox import Listener, need_tier
 
 ATTACK = Path(__file__).with_name("attack.py")
 PROJECT_FILE = Path(__file__).resolve().parents[2] / "pyproject.toml"

@@ -10,7 +10,7 @@ import pytest
 
 from arena_runner.sandbox.tiers import Tier
 from benchmarks.bank_zero import play
-from tests.sandbox.conftest import need_tier
+from tests.support.sandbox import need_tier
 
 pytestmark = pytest.mark.serial  # it loads every core on purpose
 

@@ -6,7 +6,6 @@ jsonb column. The positive control: the same raw text is refused by PostgreSQL."
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Iterator
 
@@ -16,18 +15,13 @@ from psycopg.types.json import Jsonb
 
 from tests.sandbox.hostile.nul_writer import POISON
 from tests.sandbox.hostile_harness import play_hostile
-
-DSN = os.environ.get("CATAN_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+from tests.support.services import suite_services
 
 
 @pytest.fixture
 def table() -> Iterator[tuple[psycopg.Connection[tuple[object, ...]], str]]:
-    try:
-        conn = psycopg.connect(DSN, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL must run in CI: {exc}")
-        pytest.skip(f"no PostgreSQL: {exc}")
+    """A table of its own in the suite's PostgreSQL."""
+    conn = psycopg.connect(suite_services().postgres_url(), autocommit=True, connect_timeout=5)
     name = f"bot_text_{uuid.uuid4().hex[:12]}"
     conn.execute(f"CREATE TABLE {name} (id serial PRIMARY KEY, data jsonb NOT NULL)")
     try:

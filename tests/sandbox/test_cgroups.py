@@ -16,7 +16,7 @@ from arena_runner.sandbox.cgroups import BotCgroup, BotControl, descendants, is_
 from arena_runner.sandbox.launch import spawn_sandboxed
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import Tier
-from tests.sandbox.conftest import need_cgroups, need_tier
+from tests.support.sandbox import need_cgroups, need_tier
 
 SLEEPER = "import time\nprint('up', flush=True)\ntime.sleep(60)\n"
 

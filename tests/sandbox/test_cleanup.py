@@ -9,8 +9,8 @@ import time
 from arena_runner import kill_bot_process, resolve_policy, spawn_bot_process
 from arena_runner.sandbox.tiers import Tier
 from arena_runner.workdir import make_workdir, remove_workdir
-from tests.sandbox.conftest import need_tier
 from tests.sandbox.hostile_harness import TEST_UID, sandbox_processes
+from tests.support.sandbox import need_tier
 
 
 def test_sandboxes_killed_while_starting_leave_nothing() -> None:

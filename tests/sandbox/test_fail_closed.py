@@ -15,7 +15,7 @@ from arena_runner.sandbox.tiers import JAIL_LAYERS, Tier
 from arena_runner.subprocess_driver import SubprocessDriver
 from bots.jail import ENV_VAR, JailLimits
 from engine import Game, RulesConfig
-from tests.runner.test_drivers import READY, fake_child
+from tests.support.drivers import READY, fake_child
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = (

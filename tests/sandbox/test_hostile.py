@@ -11,8 +11,8 @@ import pytest
 
 from arena_runner import SubprocessDriver
 from arena_runner.sandbox.limits import Limits
-from tests.sandbox.conftest import Listener
 from tests.sandbox.hostile_harness import SLOW_VICTIM, Played, kinds, play_hostile
+from tests.support.sandbox import Listener
 
 PROJECT = Path(__file__).resolve().parents[2]
 

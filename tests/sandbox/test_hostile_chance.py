@@ -23,8 +23,8 @@ from engine import RulesConfig
 from engine.replay import Replay, state_at
 from engine.rng import new_seed
 from engine.types import Resource
-from tests.sandbox.conftest import need_tier
 from tests.sandbox.hostile_harness import HOSTILE, TEST_UID, VICTIM
+from tests.support.sandbox import need_tier
 
 CONFIG = RulesConfig(players=3)
 FAIR_GAMES = 3

@@ -20,7 +20,7 @@ from arena_runner.sandbox.botenv import (
     site_packages,
 )
 from arena_runner.sandbox.tiers import ProbeResult, SandboxUnavailable, Tier, probe, require
-from tests.sandbox.conftest import need_tier
+from tests.support.sandbox import need_tier
 
 
 def test_probe_is_cached_and_consistent() -> None:

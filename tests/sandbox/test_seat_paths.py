@@ -8,7 +8,7 @@ from pathlib import Path
 from arena_runner import BotRunner, Fault, resolve_policy
 from arena_runner.sandbox.tiers import Tier
 from engine import Clock, Game, RulesConfig
-from tests.sandbox.conftest import need_tier
+from tests.support.sandbox import need_tier
 
 BROKEN = (
     "from bots import Player\n\n\nclass B(Player):\n    def act(self, o):\n        return 1 / 0\n"

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 from arena_runner.sandbox.tiers import Tier
-from tests.sandbox.conftest import need_tier
+from tests.support.sandbox import need_tier
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "bots" / "examples" / "trained_policy"

@@ -14,7 +14,7 @@ from arena_runner import BotRunner, resolve_policy
 from arena_runner.sandbox import uids
 from arena_runner.sandbox.tiers import Tier
 from engine import Game, RulesConfig
-from tests.sandbox.conftest import need_tier
+from tests.support.sandbox import need_tier
 
 BOT = (
     "from bots import Player\n\n\nclass B(Player):\n"

@@ -1,7 +1,8 @@
 """Worker "machines" on one host, for the scale-out test: each a Linux network namespace
 of its own with one address on a veth pair, its own host name (a UTS namespace), CPU,
 temp, data, uid-lock and CPU-lock folders and its own pool of sandbox uids, reaching a
-PostgreSQL and a Redis of the test's own over that pair only.
+PostgreSQL and a Redis of the test's own (``tests.support.services``' throwaway servers,
+here on the bridge) over that pair only.
 
 The layout (all made here, all removed by :meth:`Network.close`, even after a failure)::
 
@@ -32,7 +33,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,13 +41,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.support.services import Postgres, Redis, pg_bin
+
 ROOT = Path(__file__).resolve().parents[2]
-PG_BIN = max(
-    Path("/usr/lib/postgresql").glob("*/bin/initdb"),
-    key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0,
-    default=Path("/usr/lib/postgresql/15/bin/initdb"),
-).parent
-"""The newest PostgreSQL server binaries of this machine (Debian's layout)."""
 PREFIX = "cax"
 """Interface and namespace names start with this (interface names are at most 15 bytes)."""
 
@@ -59,8 +55,10 @@ def unavailable() -> str | None:
     for tool in ("ip", "nsenter", "unshare", "redis-server", "runuser"):
         if shutil.which(tool) is None:
             return f"{tool} is missing (iproute2, util-linux, redis-server)"
-    if not (PG_BIN / "initdb").exists():
-        return f"{PG_BIN}/initdb is missing (the postgresql server package)"
+    try:
+        pg_bin()
+    except RuntimeError as missing:
+        return str(missing)
     return None
 
 
@@ -112,25 +110,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def free_port(address: str) -> int:
-    with socket.socket() as probe:
-        probe.bind((address, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_port(address: str, port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with socket.create_connection((address, port), timeout=1):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 @dataclass
@@ -335,75 +314,19 @@ def kill_tree(root: int, netns: str) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-class Postgres:
-    """A throwaway PostgreSQL cluster (as the ``postgres`` OS user) in a temp folder,
-    listening on ``address`` only, trusting ``subnet``."""
-
-    def __init__(self, address: str, subnet: str) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="catan-pg-"))
-        self.address = address
-        self.port = free_port(address)
-        self.log = self.folder / "server.log"
-        shutil.chown(self.folder, "postgres", "postgres")
-        self.data = self.folder / "data"
-        as_postgres = ("runuser", "-u", "postgres", "--")
-        run(*as_postgres, str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust",
-            "-U", "postgres", "--no-sync")  # fmt: skip
-        with open(self.data / "pg_hba.conf", "a") as hba:
-            hba.write(f"host all all {subnet} trust\n")
-        options = " ".join([
-            f"-c listen_addresses={address}", f"-p {self.port}",
-            f"-c unix_socket_directories={self.folder}",
-            "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
+def postgres_on(address: str, subnet: str) -> Postgres:
+    """A throwaway PostgreSQL listening on ``address`` only, trusting ``subnet``."""
+    return Postgres(
+        address,
+        trust=subnet,
+        options=(
             # a machine cut off mid-transaction must not hold its locks for hours
             # (README "Adding a worker machine")
             "-c idle_in_transaction_session_timeout=30s",
             "-c tcp_keepalives_idle=10", "-c tcp_keepalives_interval=5",
             "-c tcp_keepalives_count=3",
-        ])  # fmt: skip
-        try:
-            run(*as_postgres, str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log),
-                "-o", options, "-w", "-t", "60", "start")  # fmt: skip
-        except BaseException:
-            self.close()
-            raise
-
-    def url(self, name: str = "postgres") -> str:
-        return f"postgres://postgres@{self.address}:{self.port}/{name}"
-
-    def close(self) -> None:
-        if (self.data / "postmaster.pid").exists():
-            run("runuser", "-u", "postgres", "--", str(PG_BIN / "pg_ctl"), "-D", str(self.data),
-                "-m", "immediate", "-w", "stop", check=False)  # fmt: skip
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
-class Redis:
-    """A throwaway ``redis-server`` listening on ``address`` only, nothing kept on disk."""
-
-    def __init__(self, address: str) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="catan-redis-"))
-        self.address = address
-        self.port = free_port(address)
-        self.process = subprocess.Popen(
-            ["redis-server", "--bind", address, "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no",
-             "--dir", str(self.folder)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
-        try:
-            wait_port(address, self.port)
-        except BaseException:
-            self.close()
-            raise
-
-    def url(self, db: int = 0) -> str:
-        return f"redis://{self.address}:{self.port}/{db}"
-
-    def close(self) -> None:
-        self.process.kill()
-        self.process.wait(10)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        ),
+    )  # fmt: skip
 
 
 class HostProcess:
@@ -454,7 +377,7 @@ def machines_with_services(
         for name, cpu in zip(names, cpus, strict=True):
             network.add(name, cpus=cpu, uids=f"{pool}-{pool + 63}")  # disjoint: own kernels
             pool += 64
-        postgres = Postgres(network.host, str(network.subnet))
+        postgres = postgres_on(network.host, str(network.subnet))
         stack.callback(postgres.close)
         redis = Redis(network.host)
         stack.callback(redis.close)

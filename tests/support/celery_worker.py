@@ -1,5 +1,5 @@
 """A real ``celery worker`` process for the tests (not eager mode, not a thread): it
-talks to this machine's Redis and to the test's PostgreSQL database."""
+talks to the suite's own Redis and to the test's PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -16,18 +16,17 @@ from typing import Protocol
 
 import redis
 
+from tests.support.services import suite_services
+
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 60.0
 
 
 def redis_url() -> str:
-    """A Redis database of its own for each test worker (xdist ``gwN``), flushed first.
-    ``CATAN_TEST_REDIS_OFFSET`` shifts the numbers, so two test runs on one machine
-    (two checkouts) need not share databases."""
+    """A database of the suite's own Redis for each test worker (xdist ``gwN``), flushed
+    first (every run has a Redis of its own: two runs on one machine share nothing)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    offset = int(os.environ.get("CATAN_TEST_REDIS_OFFSET", "0"))
-    index = 1 + (offset + int(worker.removeprefix("gw") or 0)) % 15
-    url = f"redis://127.0.0.1:6379/{index}"
+    url = suite_services().redis_url(1 + int(worker.removeprefix("gw") or 0) % 15)
     redis.Redis.from_url(url).flushdb()
     return url
 

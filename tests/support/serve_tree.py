@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.platform.celery_worker import wait_for
+from tests.support.celery_worker import wait_for
 
 __all__ = ["ServeTree", "embedded_env", "free_port", "manage", "still_alive", "wait_for"]
 
@@ -23,12 +23,10 @@ READY_SECONDS = 90.0
 
 
 def embedded_env(data: Path, **extra: str) -> dict[str, str]:
-    """This process's environment without any platform setting: the embedded default."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DATABASE_URL", "CELERY_", "DJANGO_", "CATAN_ARENA_"))
-    }
+    """This process's environment without any platform setting: the embedded default
+    (nothing of the suite's own PostgreSQL and Redis either)."""
+    platform = ("DATABASE_URL", "CACHE_URL", "EMAIL_URL", "CELERY_", "DJANGO_", "CATAN_ARENA_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith((*platform, "CATAN_TEST_"))}
     return env | {"CATAN_ARENA_DATA": str(data), "COLUMNS": "160"} | extra
 
 

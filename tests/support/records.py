@@ -1,0 +1,45 @@
+"""Rows the platform's tests make and read: active bots of an author, this test
+worker's database URL, duplicate rotations' replays compared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catan_arena.accounts.models import User
+from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.services import upload_version
+from tests.support.bots import VALID_BOT
+from tests.support.services import suite_services
+
+
+def active_bots(owner: User, count: int) -> list[BotVersion]:
+    """``count`` distinct valid bots of ``owner``, active (validation is tested on its
+    own; these only need to play)."""
+    versions = []
+    for i in range(count):
+        source = VALID_BOT + f"\n# bot {i}\n".encode()
+        version = upload_version(owner, f"bot-{owner.username}-{i}", "bot.py", source).version
+        version.status = BotVersion.Status.ACTIVE
+        version.save(update_fields=["status"])
+        versions.append(version)
+    return versions
+
+
+def database_url() -> str:
+    """The URL of the database this test worker uses (the ``test_`` one, on the suite's
+    own PostgreSQL)."""
+    from django.db import connection
+
+    return suite_services().postgres_url(connection.settings_dict["NAME"])
+
+
+def assert_one_board_and_dice(replays: list[dict[str, Any] | None]) -> None:
+    """Duplicate rotations: one board, and the same dice for as long as every game lasts."""
+    assert len({repr(r["board"]) for r in replays if r}) == 1
+    dice = [
+        [s["outcome"] for s in r["steps"] if s["action"]["type"] == "roll_dice"]
+        for r in replays
+        if r
+    ]
+    shortest = min(len(d) for d in dice)
+    assert shortest > 10 and all(d[:shortest] == dice[0][:shortest] for d in dice)
