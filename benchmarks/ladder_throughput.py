@@ -34,8 +34,12 @@ UPLOADS = (("ada", "random_bot.py"), ("grace", "heuristic.py"), ("hedy", "random
 
 
 def _environment(broker: str) -> dict[str, str]:
+    """On the test suite's own PostgreSQL and Redis (``tests.support.services``: started
+    here, and stopped at exit, unless the suite that runs this already has them)."""
+    from tests.support.services import suite_services
+
     return {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}",
+        "DATABASE_URL": suite_services().postgres_url(BENCH_DB),
         "CELERY_BROKER_URL": broker,
         "CATAN_ARENA_DATA": tempfile.mkdtemp(prefix="catan-bench-ladder-"),
         "DJANGO_SECRET_KEY": "bench-only",
@@ -48,7 +52,9 @@ def _environment(broker: str) -> dict[str, str]:
 def _fresh_database() -> None:
     import psycopg
 
-    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as db:
+    from tests.support.services import suite_services
+
+    with psycopg.connect(suite_services().postgres_url(), autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
         db.execute(f"CREATE DATABASE {BENCH_DB}")
 
@@ -242,7 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    broker = f"redis://127.0.0.1:6379/{args.redis_db}"
+    from tests.support.services import suite_services
+
+    broker = suite_services().redis_url(args.redis_db)
     env = _environment(broker)
     os.environ.update(env)
     _fresh_database()

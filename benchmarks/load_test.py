@@ -35,15 +35,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 LOAD_DB = "catan_arena_load"
-BROKER = "redis://127.0.0.1:6379/13"
 AUTHORS = 8
 
 
 def environment() -> dict[str, str]:
+    """On the test suite's own PostgreSQL and Redis (``tests.support.services``: started
+    here, and stopped at exit, unless the suite that runs this already has them)."""
+    from tests.support.services import suite_services
+
+    services = suite_services()
     return {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{LOAD_DB}",
-        "CELERY_BROKER_URL": BROKER,
-        "CACHE_URL": "redis://127.0.0.1:6379/12",
+        "DATABASE_URL": services.postgres_url(LOAD_DB),
+        "CELERY_BROKER_URL": services.redis_url(13),
+        "CACHE_URL": services.redis_url(12),
         "CATAN_ARENA_DATA": tempfile.mkdtemp(prefix="catan-load-"),
         "DJANGO_SECRET_KEY": "load-test-only-" + "x" * 40,
         "DJANGO_DEBUG": "false",
@@ -57,7 +61,9 @@ def environment() -> dict[str, str]:
 def fresh_database() -> None:
     import psycopg
 
-    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as db:
+    from tests.support.services import suite_services
+
+    with psycopg.connect(suite_services().postgres_url(), autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {LOAD_DB} WITH (FORCE)")
         db.execute(f"CREATE DATABASE {LOAD_DB}")
 
@@ -253,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
-    redis.Redis.from_url(BROKER).flushdb()
+    redis.Redis.from_url(env["CELERY_BROKER_URL"]).flushdb()
     workers = [CeleryWorker(env, concurrency=1) for _ in range(args.workers)]
     web = spectators = None
     try:

@@ -21,14 +21,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 BENCH_DB = "catan_arena_bench"
-BROKER = "redis://127.0.0.1:6379/14"
 
 
 def _environment() -> dict[str, str]:
+    """On the test suite's own PostgreSQL and Redis (``tests.support.services``: started
+    here, and stopped at exit, unless the suite that runs this already has them)."""
+    from tests.support.services import suite_services
+
     data = tempfile.mkdtemp(prefix="catan-bench-")
+    services = suite_services()
     return {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}",
-        "CELERY_BROKER_URL": BROKER,
+        "DATABASE_URL": services.postgres_url(BENCH_DB),
+        "CELERY_BROKER_URL": services.redis_url(14),
         "CATAN_ARENA_DATA": data,
         "DJANGO_SECRET_KEY": "bench-only",
         "DJANGO_SETTINGS_MODULE": "catan_arena.settings",
@@ -39,7 +43,9 @@ def _environment() -> dict[str, str]:
 def _fresh_database() -> None:
     import psycopg
 
-    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as db:
+    from tests.support.services import suite_services
+
+    with psycopg.connect(suite_services().postgres_url(), autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
         db.execute(f"CREATE DATABASE {BENCH_DB}")
 
@@ -124,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     call_command("migrate", verbosity=0)
     import redis
 
-    redis.Redis.from_url(BROKER).flushdb()
+    redis.Redis.from_url(env["CELERY_BROKER_URL"]).flushdb()
     print(f"{args.games} games of four random bots per run, full sandbox, fresh bots per game")
     print(f"{'procs':>5} {'bare m/min':>22} {'platform m/min':>22} {'platform/bare':>24}")
     for processes in args.processes:

@@ -28,7 +28,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 BENCH_DB = "catan_arena_bench_validation"
-BROKER = "redis://127.0.0.1:6379/13"
 SLOW_BOT = b"""
 import time
 from bots import Player
@@ -159,14 +158,18 @@ def run_server(uploads: int, every: float) -> list[float]:
     import psycopg
     import redis
 
-    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as db:
+    from tests.support.services import suite_services  # started here unless the suite has them
+
+    services = suite_services()
+    broker = services.redis_url(13)
+    with psycopg.connect(services.postgres_url(), autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
         db.execute(f"CREATE DATABASE {BENCH_DB}")
-    redis.Redis.from_url(BROKER).flushdb()
+    redis.Redis.from_url(broker).flushdb()
     data = Path(tempfile.mkdtemp(prefix="catan-bench-val-"))
     env = _clean_env() | {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}",
-        "CELERY_BROKER_URL": BROKER,
+        "DATABASE_URL": services.postgres_url(BENCH_DB),
+        "CELERY_BROKER_URL": broker,
         "CATAN_ARENA_DATA": str(data),
         "DJANGO_SECRET_KEY": "bench-only",
         "DJANGO_SETTINGS_MODULE": "catan_arena.settings",

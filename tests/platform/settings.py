@@ -9,11 +9,15 @@ import tempfile
 
 from tests.support.services import suite_services
 
-# Whatever DATABASE_URL the shell had, the run talks to its own server only; the run's
-# other processes keep the one their parent gave them (a test's own database).
+# Whatever the shell named, the run talks to its own servers only: its PostgreSQL, and
+# its Redis where a test asks for one (Celery would take a CELERY_BROKER_URL left in the
+# environment over its own configuration). The run's other processes keep what their
+# parent gave them (a test's own database, broker).
 _services = suite_services()
 if _services.owner == os.getpid():
     os.environ["DATABASE_URL"] = _services.postgres_url("catan_arena")
+    for _name in ("CELERY_BROKER_URL", "CACHE_URL"):
+        os.environ.pop(_name, None)
 os.environ.setdefault("DATABASE_URL", _services.postgres_url("catan_arena"))
 os.environ.setdefault("CATAN_ARENA_DATA", tempfile.mkdtemp(prefix="catan-arena-test-"))
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-secret")
