@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import select
 import struct
 import termios
 import threading
@@ -23,13 +24,9 @@ class CappedLog:
         self._tail = bytearray()
         self._dropped = 0
         self._lock = threading.Lock()
-        self.reads = 0
-        """Chunks the pump has read (counted before they are written here)."""
-        self.writes = 0
 
     def write(self, data: bytes) -> None:
         with self._lock:
-            self.writes += 1
             room = self._half - len(self._head)
             if room > 0:
                 self._head += data[:room]
@@ -58,36 +55,97 @@ class CappedLog:
             return clean_text("\n".join(text.splitlines()[-lines:]))
 
 
-def drain_into(fd: int, log: CappedLog) -> threading.Thread:
-    """Start a daemon thread copying ``fd`` into ``log`` until end of file."""
+CHUNK = 1 << 16
+POLL_SECONDS = 0.1
+"""How often the pump looks up from a quiet pipe to see whether it was stopped."""
 
-    def pump() -> None:
+
+def _read(fd: int) -> bytes:
+    """One chunk of what the pipe ``fd`` holds (raises BlockingIOError when empty)."""
+    return os.read(fd, CHUNK)
+
+
+def _wait(poller: select.poll) -> bool:
+    """Wait until the pipe has something to read or ends (False: quiet for a while)."""
+    try:
+        return bool(poller.poll(POLL_SECONDS * 1000))
+    except OSError:
+        return False
+
+
+def _pending(fd: int) -> int:
+    """Bytes waiting in the pipe ``fd`` (0 when it cannot tell)."""
+    try:
+        return int(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0])
+    except OSError:
+        return 0
+
+
+class LogPump:
+    """Copies a bot's stderr pipe ``fd`` into ``log`` on a daemon thread.
+
+    Each read from the pipe and its write into the log happen under one lock, so no chunk
+    is ever between the two where :meth:`collect` could miss it: ``collect`` takes the
+    lock and reads what is still in the pipe itself. A bot writes to stderr before it
+    replies, so the log collected after a reply holds all it wrote before — no waiting,
+    no timing. :meth:`finish` drains the pipe to its end once the process is stopped."""
+
+    def __init__(self, fd: int, log: CappedLog) -> None:
+        self.fd = fd
+        self.log = log
+        self._lock = threading.Lock()
+        self._open = True
+        """False at end of file, on a read error, or once finished: no more reads."""
+        os.set_blocking(fd, False)
+        self._thread = threading.Thread(target=self._pump, name="bot-stderr", daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         while True:
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                return
-            if not chunk:
-                return
-            log.reads += 1
-            log.write(chunk)
+            ready = _wait(poller)
+            with self._lock:
+                if not self._open:
+                    return
+                if ready:
+                    self._read_once()
 
-    thread = threading.Thread(target=pump, name="bot-stderr", daemon=True)
-    thread.start()
-    return thread
-
-
-def settle(fd: int, log: CappedLog, timeout: float = 0.25) -> None:
-    """Wait until everything already in the pipe ``fd`` is in ``log``: what a bot wrote
-    to stderr before its last reply then belongs to the log taken after that reply."""
-    deadline = time.monotonic() + timeout
-    quiet = 0
-    while time.monotonic() < deadline:
+    def _read_once(self) -> int:
+        """Move one chunk from the pipe to the log (the lock held): its size, 0 if none."""
         try:
-            pending = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+            chunk = _read(self.fd)
+        except BlockingIOError:
+            return 0
         except OSError:
-            return
-        quiet = quiet + 1 if pending == 0 and log.reads == log.writes else 0
-        if quiet >= 2:
-            return
-        time.sleep(0.0005)
+            chunk = b""
+        if not chunk:
+            self._open = False
+        self.log.write(chunk)
+        return len(chunk)
+
+    def collect(self) -> None:
+        """Return once everything the pipe held when called is in the log (a bot that
+        keeps writing cannot hold this up: only what was there is read)."""
+        with self._lock:
+            left = _pending(self.fd)
+            while self._open and left > 0:
+                read = self._read_once()
+                if not read:
+                    return
+                left -= read
+
+    def finish(self, timeout: float) -> None:
+        """The process is stopped: read the pipe to its end (what the bot wrote last),
+        waiting at most ``timeout`` seconds for the end (a leftover process may still
+        hold the pipe open), then stop reading; the caller may close ``fd`` after."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                while self._open and self._read_once() and time.monotonic() < deadline:
+                    pass
+                if not self._open or time.monotonic() >= deadline:
+                    self._open = False
+                    break
+            time.sleep(0.005)
+        self._thread.join(POLL_SECONDS * 2)

@@ -7,14 +7,13 @@ import dataclasses
 import math
 import os
 import subprocess
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from arena_runner.affinity import pin_process
 from arena_runner.faults import classify_death, classify_error
-from arena_runner.logs import CappedLog, drain_into, settle
+from arena_runner.logs import CappedLog, LogPump
 from arena_runner.pipes import LineReader, LineTooLong, PipeClosed, PipeTimeout, write_all
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
@@ -113,7 +112,7 @@ class SubprocessDriver:
         self._log = CappedLog(policy.limits.log_bytes)
         self._proc: BotProcess | None = None
         self._reader: LineReader | None = None
-        self._stderr_thread: threading.Thread | None = None
+        self._pump: LogPump | None = None
         self._hello = False
         self._launch_error: str | None = None
         self._launch_kind = FaultKind.PLATFORM
@@ -189,7 +188,7 @@ class SubprocessDriver:
         os.set_blocking(popen.stdin.fileno(), False)
         self._proc = proc
         self._reader = LineReader(popen.stdout.fileno(), self.policy.limits.message_bytes)
-        self._stderr_thread = drain_into(popen.stderr.fileno(), self._log)
+        self._pump = LogPump(popen.stderr.fileno(), self._log)
 
     def prepare_game(self, cpu_seconds: float) -> None:
         """Before a game in which the bot may use up to ``cpu_seconds`` of CPU (its
@@ -242,23 +241,22 @@ class SubprocessDriver:
                 pass
         self._killed = popen.poll() is None
         kill_bot_process(proc)
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(EXIT_GRACE)
+        if self._pump is not None:  # what it wrote last, up to its end of file
+            self._pump.finish(EXIT_GRACE)
         if self._reader is not None:
             self._reader.close()
         for stream in (popen.stdin, popen.stdout, popen.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
-        self._reader = self._stderr_thread = None
+        self._reader, self._pump = None, None
         self._exit_code = popen.returncode
 
     def take_log(self) -> str:
         """What the bot wrote to stderr since the last call (capped), including what it
         wrote just before its last reply."""
-        proc = self._proc
-        if proc is not None and proc.popen.stderr is not None and not proc.popen.stderr.closed:
-            settle(proc.popen.stderr.fileno(), self._log)
+        if self._pump is not None:
+            self._pump.collect()
         return self._log.take()
 
     # --- the protocol ------------------------------------------------------------------
