@@ -3,7 +3,9 @@
 Search bots cannot see opponents' cards or the deck. :func:`determinize` samples the
 hidden parts (opponents' resource cards and development cards, the deck's composition)
 uniformly from the cards unaccounted for, and copies everything public, so a bot can
-search over ``Game`` copies without ever seeing the real hidden state.
+search over ``Game`` copies without ever seeing the real hidden state. What the public
+history proves is kept: a seat in a pending trade holds the cards it offered or would
+give (:func:`known_holdings`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,49 @@ def _deal(pool: list[int], counts: dict[int, int], rng: random.Random) -> dict[i
     return dealt
 
 
+def known_holdings(obs: Observation) -> dict[int, list[int]]:
+    """Cards other seats are known to hold, per kind: during a domestic trade the
+    proposer holds what it offers, and each seat that accepted (or countered) holds
+    what it would give; only such a seat may accept, so a sample must respect it."""
+    me, n = obs.seat, len(obs.resource_counts)
+    known = {p: [0] * 5 for p in range(n) if p != me}
+    if obs.offer is None:
+        return known
+    give, get = obs.offer
+    holders = [(obs.current, give)]
+    for seat, answer in enumerate(obs.responses):
+        if answer == "accept":
+            holders.append((seat, get))
+        elif isinstance(answer, (tuple, list)):
+            holders.append((seat, answer[0]))
+    for seat, cards in holders:
+        if seat in known:
+            known[seat] = [max(a, b) for a, b in zip(known[seat], cards, strict=True)]
+    return known
+
+
+def _deal_hands(obs: Observation, me: int, rng: random.Random) -> list[list[int]]:
+    """Every seat's resource hand: mine as observed; the others' known cards, and the
+    rest of each count dealt from the cards unaccounted for."""
+    n, mine = len(obs.resource_counts), obs.hand
+    assert mine is not None
+    known = known_holdings(obs)
+    unseen = [BANK_PER_RESOURCE - obs.bank[r] - mine[r] for r in range(5)]
+    for cards in known.values():
+        unseen = [u - c for u, c in zip(unseen, cards, strict=True)]
+    if min(unseen) < 0 or any(sum(known[p]) > obs.resource_counts[p] for p in known):
+        raise EngineError("observation is inconsistent: known cards exceed the hidden ones")
+    rest = {p: obs.resource_counts[p] - sum(known[p]) for p in known}
+    dealt = _deal(unseen, rest, rng)
+    hands = []
+    for p in range(n):
+        if p == me:
+            hands.append(list(mine))
+        else:
+            hands.append([d + k for d, k in zip(dealt[p], known[p], strict=True)])
+    return hands
+
+
 def determinize(obs: Observation, rng: random.Random) -> Game:
     """A :class:`Game` whose public facts equal ``obs`` and whose hidden facts are sampled.
 
@@ -54,10 +99,7 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     s.edge_owner = list(obs.edge_owner)
     rebuild_derived(s)
 
-    unseen = [BANK_PER_RESOURCE - obs.bank[r] - obs.hand[r] for r in range(5)]
-    others = {p: obs.resource_counts[p] for p in range(n) if p != me}
-    hands = _deal(unseen, others, rng)
-    s.hands = [list(obs.hand) if p == me else hands[p] for p in range(n)]
+    s.hands = _deal_hands(obs, me, rng)
     s.bank = list(obs.bank)
 
     unseen_devs = [DEV_DECK[k] - obs.dev_cards[k] - obs.played_dev_cards[k] for k in range(5)]

@@ -68,14 +68,11 @@ class ClockBudget(Player):
         seat = observation.seat
         assert seat is not None
         game = determinize(observation, self.rng)
-        try:
-            game.apply(action)
-            for _ in range(DEPTH):
-                if game.is_over:
-                    break
-                game.apply(self.rng.choice(game.legal_actions()))
-        except ValueError:  # a sample that cannot hold this line of play: score it as is
-            pass
+        game.apply(action)
+        for _ in range(DEPTH):
+            if game.is_over:
+                break
+            game.apply(self.rng.choice(game.legal_actions()))
         return float(game.observe(seat, with_legal=False).points() or 0)
 
     def best(self, candidates: list[Action], totals: list[float]) -> Action:

@@ -43,3 +43,44 @@ def test_determinization_varies_hidden_cards_only() -> None:
     assert all(s.hands[me] == game.state.hands[me] for s in samples)
     hidden = {tuple(map(tuple, (h for p, h in enumerate(s.hands) if p != me))) for s in samples}
     assert len(hidden) > 1, "opponents' hands should be resampled"
+
+
+def _trade_positions(seeds: range, wanted: int) -> list[Game]:
+    """Positions in the middle of a domestic trade where someone has accepted, seen by
+    a seat other than the proposer, from random games."""
+    found: list[Game] = []
+    for seed in seeds:
+        game = Game.new(RulesConfig(), seed)
+        rng = random.Random(seed)
+        while not game.is_over and len(found) < wanted:
+            s = game.state
+            if s.offer is not None and s.decider != s.current and "accept" in s.responses:
+                found.append(game.copy())
+            game.apply(rng.choice(game.legal_actions()))
+    return found
+
+
+def test_a_sample_keeps_the_cards_a_pending_trade_proves() -> None:
+    """The proposer holds what it offers; a seat that accepted holds what was asked.
+    A sample that forgot it let the trade go through with a negative hand."""
+    positions = _trade_positions(range(40), wanted=60)
+    accepted = 0
+    for i, game in enumerate(positions):
+        obs = game.observe(game.decider)
+        assert obs.offer is not None
+        give, get = obs.offer
+        for k in range(5):
+            sampled = determinize(obs, random.Random(1000 * i + k))
+            s = sampled.state
+            assert all(s.hands[obs.current][r] >= give[r] for r in range(5))
+            for seat, answer in enumerate(obs.responses):
+                if answer == "accept":
+                    accepted += 1
+                    assert all(s.hands[seat][r] >= get[r] for r in range(5))
+            rng = random.Random(k)
+            for _ in range(12):  # the trade resolves in the sample: no hand goes negative
+                if sampled.is_over:
+                    break
+                sampled.apply(rng.choice(sampled.legal_actions()))
+                assert all(x >= 0 for hand in sampled.state.hands for x in hand)
+    assert len(positions) == 60 and accepted >= 60 * 5, (len(positions), accepted)
