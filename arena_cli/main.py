@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from arena_cli.remote.commands import add_server_flags
 from arena_cli.remote.commands import run as run_remote
-from arena_runner.match import DEFAULT_DECISION_TIMEOUT
+from arena_runner.clock_limits import PLAY_DECISION_SECONDS
 from engine import __version__
 
 
@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--timeout",
         type=float,
-        default=DEFAULT_DECISION_TIMEOUT,
+        default=PLAY_DECISION_SECONDS,
         metavar="SECONDS",
         help="thinking time per decision (default %(default)s)",
     )

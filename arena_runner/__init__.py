@@ -5,9 +5,10 @@ Untrusted bots run in their own sandboxed process (:class:`SubprocessDriver`, sp
 in-process (:class:`InProcessDriver`). Plain Python, no Django.
 """
 
+from arena_runner.clock_limits import PLAY_DECISION_SECONDS
 from arena_runner.defaults import safe_default
 from arena_runner.drivers import InProcessDriver, SeatDriver
-from arena_runner.match import DEFAULT_DECISION_TIMEOUT, play_match
+from arena_runner.match import play_match
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.result import Fault, FaultKind, Forfeit, MatchResult, SeatStats
@@ -18,8 +19,8 @@ from arena_runner.subprocess_driver import SubprocessDriver
 from engine.rng import bot_seed
 
 __all__ = [
-    "DEFAULT_DECISION_TIMEOUT",
     "DEFAULT_MAX_STRIKES",
+    "PLAY_DECISION_SECONDS",
     "BotProcess",
     "BotRunner",
     "Fault",

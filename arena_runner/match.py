@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from arena_runner.affinity import claimed_cpu
+from arena_runner.clock_limits import PLAY_DECISION_SECONDS, game_budget
 from arena_runner.defaults import safe_default
 from arena_runner.drivers import PlayerFactory, SeatDriver
 from arena_runner.result import Fault, FaultKind, MatchResult, placings_with_forfeits
@@ -21,17 +22,7 @@ from engine import Action, Clock, EngineError, Game, Phase, RulesConfig
 from engine.replay import record
 from engine.rng import Seed, bot_seed
 
-DEFAULT_DECISION_TIMEOUT = 5.0
 IN_PROCESS = "in-process"
-GAME_DECISIONS = 120
-"""A seat's default wall-clock budget for one game is this many full decisions plus its
-bank: a bot that thinks its whole clock on every decision plays ~120 decisions (a
-typical game asks 100-300), one that sleeps cannot hold a worker for hours."""
-
-
-def game_budget(decision: float, bank: float) -> float:
-    """The default wall-clock seconds one seat may spend deciding in one game."""
-    return GAME_DECISIONS * decision + bank
 
 
 def worst_case_seconds(players: int, game_seconds: float, limits: Limits | None = None) -> float:
@@ -55,7 +46,7 @@ def play_match(
     seed: Seed,
     drivers: Sequence[SeatDriver],
     *,
-    decision_timeout: float = DEFAULT_DECISION_TIMEOUT,
+    decision_timeout: float = PLAY_DECISION_SECONDS,
     time_bank: float = 0.0,
     seat_names: Sequence[str] | None = None,
     max_strikes: int = DEFAULT_MAX_STRIKES,

@@ -1,9 +1,9 @@
 """What validation is, defined once: ``catan-arena validate`` and the platform's upload
 validation both run :func:`arena_runner.validation.validate_bot` under a
 :class:`ValidationPolicy` — the same package caps, the same clock (per decision, bank,
-the game's wall-clock budget), the same rules, opponents and smoke games. The platform's
-settings take their defaults from here (a server may override them; its report then
-prints its limits).
+the game's wall-clock budget), the same rules, opponents and smoke games. The clock's defaults are
+:mod:`arena_runner.clock_limits`'s, as are the platform settings' (a server may override
+them; its report then prints its limits).
 
 Plain Python (no Django): the settings, the command line and the workers import it.
 """
@@ -13,15 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from hashlib import blake2b
 
-from arena_runner.match import game_budget
+from arena_runner.clock_limits import DECISION_SECONDS, TIME_BANK_SECONDS, game_budget
 from bots.package import PackageLimits
 from engine import RulesConfig
 from engine.rng import Seed
 
-DECISION_SECONDS = 1.0
-"""CPU seconds per decision: the platform's matches (ladder default) and validation."""
-TIME_BANK_SECONDS = 10.0
-"""CPU seconds of overage bank per game, on top of the decisions' budgets."""
 UPLOAD_CAPS = PackageLimits(archive_bytes=4 << 20, unpacked_bytes=32 << 20, files=200)
 """An upload's caps: the file (or zip) size, a zip unpacked, its number of entries."""
 OPPONENT = "random"

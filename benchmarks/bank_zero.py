@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from arena_runner import BotRunner, play_match, resolve_policy
-from arena_runner.validation_policy import DECISION_SECONDS
+from arena_runner.clock_limits import DECISION_SECONDS
 from bots.registry import resolve_bot
 from engine import RulesConfig
 

@@ -9,6 +9,9 @@ from typing import Any
 
 from engine.errors import ConfigError
 
+PLAYER_COUNTS = (3, 4)
+"""The players a base game seats (5-6 need the extension)."""
+
 
 class BoardSetup(StrEnum):
     """How the board is laid out (see ``engine.board.layouts``)."""
@@ -42,7 +45,7 @@ class RulesConfig:
     board: BoardSetup = BoardSetup.VARIABLE
 
     def __post_init__(self) -> None:
-        if self.players not in (3, 4):
+        if self.players not in PLAYER_COUNTS:
             raise ConfigError(
                 f"players must be 3 or 4 (5-6 need the extension), not {self.players}"
             )

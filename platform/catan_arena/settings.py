@@ -17,7 +17,8 @@ import environ
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
-from arena_runner.validation_policy import DECISION_SECONDS, TIME_BANK_SECONDS, UPLOAD_CAPS
+from arena_runner.clock_limits import DECISION_SECONDS, TIME_BANK_SECONDS
+from arena_runner.validation_policy import UPLOAD_CAPS
 from catan_arena.core.queues import MATCH_QUEUE
 
 BASE_DIR = Path(__file__).resolve().parents[2]

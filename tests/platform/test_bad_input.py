@@ -18,12 +18,12 @@ from catan_arena.accounts.models import User
 from catan_arena.accounts.roles import ORGANIZERS
 from catan_arena.accounts.services import grant_role
 from catan_arena.accounts.tokens import create_token
+from catan_arena.core.limits import TOURNAMENT_BOUNDS
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.models import Entry, Tournament
 from catan_arena.tournaments.services import (
-    SPEC_BOUNDS,
     TournamentError,
     TournamentSpec,
     create_tournament,
@@ -182,7 +182,7 @@ def test_control_the_highest_allowed_numbers_make_a_tournament(
     client: Client, organizer: User
 ) -> None:
     _, key = create_token(organizer, "cli")
-    highest = {name: bound.high for name, bound in SPEC_BOUNDS.items()}
+    highest = {name: bound.high for name, bound in TOURNAMENT_BOUNDS.items()}
     answered = api_post(client, key, {"name": "most", **highest})
     assert answered.status_code == 201, answered.content
     made = Tournament.objects.get()

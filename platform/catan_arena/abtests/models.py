@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from catan_arena.core.limits import AB_PAIRS_DEFAULT
 from catan_arena.submissions.models import BotVersion
 
 
@@ -38,7 +39,7 @@ class ABTest(models.Model):
     margin = models.FloatField(help_text="H1: B gains this many placing points a game.")
     alpha = models.FloatField(default=0.05, help_text="Risk of calling B better when it is not.")
     beta = models.FloatField(default=0.05, help_text="Risk of missing an improvement.")
-    max_pairs = models.PositiveIntegerField(default=200)
+    max_pairs = models.PositiveIntegerField(default=AB_PAIRS_DEFAULT)
     table_size = models.PositiveSmallIntegerField(default=4)
     decision_seconds = models.FloatField()
     time_bank_seconds = models.FloatField(default=0.0)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
@@ -24,6 +23,7 @@ from django.utils import timezone
 from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.accounts.models import User
 from catan_arena.core.fair_use import admit_ab_test, room
+from catan_arena.core.limits import AB_PAIRS_DEFAULT, ab_pairs_problem, table_size_problem
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import ladder_versions, why_not_playable
 from catan_arena.matches.models import Match, MatchSeat
@@ -43,10 +43,11 @@ class ABTestError(ValueError):
     """An A/B test cannot be made as asked; the message says why."""
 
 
-def ladder_limits() -> MatchLimits:
-    """The ladder's clock: an A/B test's default, and the loosest it may ask for."""
+def ladder_limits(decision_seconds: float | None = None) -> MatchLimits:
+    """The ladder's clock: an A/B test's default, and the loosest it may ask for (with
+    ``decision_seconds`` instead of the ladder's, if given: the author's choice)."""
     ladder = LadderSettings.current()
-    return MatchLimits(ladder.decision_seconds, ladder.time_bank_seconds)
+    return MatchLimits(decision_seconds or ladder.decision_seconds, ladder.time_bank_seconds)
 
 
 def _check_limits(limits: MatchLimits) -> None:
@@ -73,7 +74,7 @@ def request_ab_test(
     margin: float = DEFAULT_MARGIN,
     alpha: float = 0.05,
     beta: float = 0.05,
-    max_pairs: int = 200,
+    max_pairs: int = AB_PAIRS_DEFAULT,
     table_size: int = 4,
     limits: MatchLimits | None = None,
     opponents: Sequence[BotVersion] = (),
@@ -92,16 +93,18 @@ def request_ab_test(
             raise ABTestError(refusal)
     if version_a.pk == version_b.pk:
         raise ABTestError("A and B must be different versions")
-    if not (margin > 0 and 0 < alpha < 0.5 and 0 < beta < 0.5 and max_pairs >= 2):
-        raise ABTestError("margin > 0, 0 < alpha, beta < 0.5 and at least 2 pairs")
-    if max_pairs > settings.AB_MAX_PAIRS:
-        raise ABTestError(f"an A/B test plays at most {settings.AB_MAX_PAIRS} pairs")
-    if table_size not in (3, 4):
-        raise ABTestError("tables seat 3 or 4")
+    if not (margin > 0 and 0 < alpha < 0.5 and 0 < beta < 0.5):
+        raise ABTestError("margin > 0 and 0 < alpha, beta < 0.5")
+    problem = ab_pairs_problem(max_pairs) or table_size_problem(table_size)
+    if problem is not None:
+        raise ABTestError(problem)
     _check_opponents(version_a, version_b, opponents)
     if len(_opponent_pool(version_a, version_b, opponents)) < table_size - 1:
         raise ABTestError(f"not enough opponents: {table_size - 1} bots of other authors needed")
     limits = limits or ladder_limits()
+    problem = limits.problem()
+    if problem is not None:
+        raise ABTestError(problem)
     _check_limits(limits)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one request at a time

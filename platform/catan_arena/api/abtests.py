@@ -25,7 +25,7 @@ from catan_arena.abtests.services import (
 from catan_arena.api.errors import Conflict
 from catan_arena.api.fair_use import too_busy
 from catan_arena.core.fair_use import FairUseExceeded
-from catan_arena.matches.services import MatchLimits
+from catan_arena.core.limits import AB_PAIRS_DEFAULT, DECISION_BOUND, ab_pairs_bound
 from catan_arena.submissions.models import BotVersion
 
 
@@ -67,10 +67,17 @@ class NewABTestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     margin = serializers.FloatField(default=DEFAULT_MARGIN)
     alpha = serializers.FloatField(default=0.05)
     beta = serializers.FloatField(default=0.05)
-    max_pairs = serializers.IntegerField(default=200, min_value=2, max_value=2000)
+    max_pairs = serializers.IntegerField(
+        default=AB_PAIRS_DEFAULT,
+        min_value=ab_pairs_bound().low,
+        help_text="at most the server's CATAN_ARENA_AB_MAX_PAIRS",
+    )
     table_size = serializers.IntegerField(default=4)
     decision_seconds = serializers.FloatField(
-        required=False, min_value=0.01, max_value=60, help_text="default: the ladder's"
+        required=False,
+        min_value=DECISION_BOUND.low,
+        max_value=DECISION_BOUND.high,
+        help_text="default: the ladder's",
     )
     opponents = serializers.PrimaryKeyRelatedField(
         queryset=BotVersion.objects.all(), many=True, default=list
@@ -112,9 +119,7 @@ class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
         incoming = NewABTestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        limits = None
-        if "decision_seconds" in data:
-            limits = MatchLimits(data["decision_seconds"], ladder_limits().time_bank_seconds)
+        limits = ladder_limits(data.get("decision_seconds"))
         try:
             test = request_ab_test(
                 request.user,  # type: ignore[arg-type]

@@ -19,13 +19,13 @@ from catan_arena.api.errors import Conflict
 from catan_arena.api.matches import MatchSerializer, matches
 from catan_arena.api.pagination import NewestFirst
 from catan_arena.api.permissions import IsOrganizerOrReadOnly
+from catan_arena.core.limits import DECISION_BOUND, TIME_BANK_BOUND, TOURNAMENT_BOUNDS, Bound
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.models import Entry, Tournament
 from catan_arena.tournaments.selectors import progress, standings, strengths, with_progress
 from catan_arena.tournaments.services import (
-    SPEC_BOUNDS,
     TournamentError,
     TournamentSpec,
     cancel_tournament,
@@ -55,9 +55,16 @@ class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
 
 
 def _bounded(name: str, **kwargs: Any) -> serializers.IntegerField:
-    """An integer field within the setting's :data:`SPEC_BOUNDS` (out of range: 400)."""
-    bound = SPEC_BOUNDS[name]
+    """An integer field within the setting's bounds (out of range: 400)."""
+    bound = TOURNAMENT_BOUNDS[name]
     return serializers.IntegerField(min_value=bound.low, max_value=bound.high, **kwargs)
+
+
+def _seconds(bound: Bound[float], help_text: str) -> serializers.FloatField:
+    """A clock's field within its bounds; left out, the server's default."""
+    return serializers.FloatField(
+        required=False, min_value=bound.low, max_value=bound.high, help_text=help_text
+    )
 
 
 class NewTournamentSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -68,8 +75,8 @@ class NewTournamentSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rounds = _bounded("rounds", required=False, allow_null=True, default=None)
     games_per_table = _bounded("games_per_table", default=1)
     rules = serializers.DictField(default=dict)
-    decision_seconds = serializers.FloatField(default=1.0, min_value=0.01, max_value=60)
-    time_bank_seconds = serializers.FloatField(default=10.0, min_value=0, max_value=600)
+    decision_seconds = _seconds(DECISION_BOUND, "CPU seconds per decision")
+    time_bank_seconds = _seconds(TIME_BANK_BOUND, "CPU seconds of bank per game")
     ladder = serializers.BooleanField(default=False)
     max_entries = _bounded("max_entries", required=False, allow_null=True, default=None)
     entries_per_author = _bounded("entries_per_author", default=1)
@@ -134,7 +141,9 @@ class TournamentListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
         incoming.is_valid(raise_exception=True)
         data = dict(incoming.validated_data)
         opened = data.pop("open_entries")
-        limits = MatchLimits(data.pop("decision_seconds"), data.pop("time_bank_seconds"))
+        limits = MatchLimits.asked(
+            data.pop("decision_seconds", None), data.pop("time_bank_seconds", None)
+        )
         try:
             made = create_tournament(
                 request.user,  # type: ignore[arg-type]

@@ -21,6 +21,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from engine.config import PLAYER_COUNTS
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -45,7 +47,7 @@ def plan_tables(
     rng: random.Random | None = None,
 ) -> list[list[int]]:
     """Up to ``tables`` new tables, each the versions in seat order."""
-    if table_size not in (3, 4):
+    if table_size not in PLAYER_COUNTS:
         raise ValueError("a ladder table seats 3 or 4")
     rng = rng or random.Random()
     pool = list(candidates)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from arena_runner.clock_limits import DECISION_SECONDS, TIME_BANK_SECONDS, clock_problem
+from catan_arena.core.limits import table_size_problem
 
 
 class LadderSettings(models.Model):
@@ -16,8 +20,8 @@ class LadderSettings(models.Model):
     table_size = models.PositiveSmallIntegerField(
         default=4, help_text="Seats per table (3 when fewer authors are free)."
     )
-    decision_seconds = models.FloatField(default=1.0)
-    time_bank_seconds = models.FloatField(default=10.0)
+    decision_seconds = models.FloatField(default=DECISION_SECONDS)
+    time_bank_seconds = models.FloatField(default=TIME_BANK_SECONDS)
     settled_games = models.PositiveIntegerField(
         default=100,
         help_text="Once every version on the ladder has this many rated games, the ladder "
@@ -36,6 +40,16 @@ class LadderSettings(models.Model):
 
     def __str__(self) -> str:
         return "ladder (paused)" if self.paused else "ladder (running)"
+
+    def clean(self) -> None:
+        """The admin's check: the clock within :mod:`arena_runner.clock_limits`'s bounds,
+        tables of a size a tournament may have."""
+        problem = clock_problem(self.decision_seconds, self.time_bank_seconds)
+        if problem is not None:
+            raise ValidationError(problem)
+        problem = table_size_problem(self.table_size)
+        if problem is not None:
+            raise ValidationError({"table_size": problem})
 
     @classmethod
     def current(cls) -> LadderSettings:

@@ -28,7 +28,8 @@ from django.db import (
 from django.utils import timezone
 
 from arena_runner import MatchResult
-from arena_runner.match import game_budget, worst_case_seconds
+from arena_runner.clock_limits import clock_problem, game_budget
+from arena_runner.match import worst_case_seconds
 from catan_arena.core import dispatch
 from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
@@ -37,6 +38,7 @@ from catan_arena.matches.play import Claim, play_claim
 from catan_arena.ratings.services import apply_ready_ratings
 from catan_arena.submissions.models import BotVersion
 from engine import RulesConfig
+from engine.config import PLAYER_COUNTS
 from engine.rng import new_seed
 
 log = logging.getLogger(__name__)
@@ -57,11 +59,27 @@ class MatchLimits:
     def default(cls) -> MatchLimits:
         return cls(settings.MATCH_DECISION_SECONDS, settings.MATCH_TIME_BANK_SECONDS)
 
+    @classmethod
+    def asked(
+        cls, decision_seconds: float | None = None, time_bank_seconds: float | None = None
+    ) -> MatchLimits:
+        """The clock asked for, the server's default for what was left out."""
+        default = cls.default()
+        return cls(
+            default.decision_seconds if decision_seconds is None else decision_seconds,
+            default.time_bank_seconds if time_bank_seconds is None else time_bank_seconds,
+        )
+
     @property
     def per_seat(self) -> float:
         if self.game_seconds is not None:
             return self.game_seconds
         return game_budget(self.decision_seconds, self.time_bank_seconds)
+
+    def problem(self) -> str | None:
+        """What is wrong with this clock (:func:`arena_runner.clock_limits.clock_problem`:
+        the bounds every way in shares), or None."""
+        return clock_problem(self.decision_seconds, self.time_bank_seconds, self.game_seconds)
 
 
 def match_budget(players: int, game_seconds: float) -> float:
@@ -86,7 +104,7 @@ def create_match(
     """A queued match with ``versions[s]`` in seat ``s`` (queued to a worker on commit).
     The seed is fresh from :func:`engine.rng.new_seed` (128 bits) unless given."""
     rules = rules or RulesConfig(players=len(versions))
-    if rules.players != len(versions) or len(versions) not in (3, 4):
+    if rules.players != len(versions) or len(versions) not in PLAYER_COUNTS:
         raise ValueError(f"a match seats 3 or 4 versions; the rules say {rules.players}")
     limits = limits or MatchLimits.default()
     with transaction.atomic():

@@ -57,8 +57,6 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             )
         except TournamentError as exc:
             raise forms.ValidationError(str(exc)) from None
-        if not (data.get("decision_seconds") or 0) > 0:
-            raise forms.ValidationError("the decision time must be positive")
         return data
 
 

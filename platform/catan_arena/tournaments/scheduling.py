@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from engine.config import PLAYER_COUNTS
+
 CANDIDATES = 24
 """Random candidate rounds tried per round (the best is kept)."""
 MAX_ROUNDS = 200
@@ -68,7 +70,7 @@ class Schedule:
 
 def round_robin(entries: Sequence[Entry], *, table_size: int = 4, cycles: int = 1) -> Schedule:
     """The round-robin schedule of ``entries`` (see the module docstring)."""
-    if table_size not in (3, 4):
+    if table_size not in PLAYER_COUNTS:
         raise ValueError("tables seat 3 or 4 players")
     if len({e.id for e in entries}) != len(entries) or len(entries) < 3:
         raise ValueError("a round robin needs at least 3 entries with distinct ids")

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from catan_arena.accounts.models import User
+from catan_arena.core.limits import TOURNAMENT_BOUNDS, table_size_problem, tournament_problem
 from catan_arena.ladder.selectors import why_not_playable
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
@@ -50,25 +51,6 @@ def require_organizer(user: User) -> None:
 
 
 @dataclass(frozen=True)
-class Bound:
-    """The values an organizer's whole-number setting may take (the columns hold more)."""
-
-    low: int
-    high: int
-
-
-SPEC_BOUNDS: dict[str, Bound] = {
-    "cycles": Bound(1, 20),
-    "rounds": Bound(1, 50),
-    "games_per_table": Bound(1, 4),
-    "entries_per_author": Bound(1, 10),
-    "max_entries": Bound(3, 10_000),
-}
-"""Each :class:`TournamentSpec` number's bounds, the one definition the site's form, the
-API's serializer and :func:`check_spec` use."""
-
-
-@dataclass(frozen=True)
 class TournamentSpec:
     """What an organizer sets up."""
 
@@ -91,18 +73,19 @@ class TournamentSpec:
 
 
 def check_spec(spec: TournamentSpec) -> None:
-    """``TournamentError`` naming the first thing wrong with ``spec``."""
+    """``TournamentError`` naming the first thing wrong with ``spec`` (its numbers and
+    clock checked against :mod:`catan_arena.core.limits`)."""
     if not spec.name.strip():
         raise TournamentError("a tournament needs a name")
     if spec.format not in Format.values:
         raise TournamentError(f"unknown format {spec.format!r}: one of {', '.join(Format.values)}")
-    if spec.table_size not in (3, 4):
-        raise TournamentError("tables seat 3 or 4")
-    for name, bound in SPEC_BOUNDS.items():
-        value = getattr(spec, name)
-        if value is not None and not bound.low <= value <= bound.high:
-            words = name.replace("_", " ")
-            raise TournamentError(f"{words}: {bound.low} to {bound.high}, not {value}")
+    problem = table_size_problem(spec.table_size) or tournament_problem(
+        {name: getattr(spec, name) for name in TOURNAMENT_BOUNDS}
+    )
+    if problem is None and spec.limits is not None:
+        problem = spec.limits.problem()
+    if problem is not None:
+        raise TournamentError(problem)
     if not 1 <= spec.games_per_table <= spec.table_size:
         raise TournamentError(f"games per table: 1 to {spec.table_size} (one per seat rotation)")
     if "players" in spec.rules:

@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from catan_arena.tournaments.scheduling import Entry, Table, _table_sizes
+from engine.config import PLAYER_COUNTS
 
 CANDIDATES = 24
 """Randomised greedy rounds tried (the cheapest is kept)."""
@@ -53,7 +54,7 @@ def rounds_needed(entries: int, table_size: int = 4) -> int:
     about log_k(n) rounds (each round the top table narrows the leaders by k); two more
     let the top group meet again and settle the places below it. At least 3 (4 entries:
     3; 16: 4; 64: 5; 200: 6)."""
-    if table_size not in (3, 4):
+    if table_size not in PLAYER_COUNTS:
         raise ValueError("tables seat 3 or 4 players")
     if entries < 3:
         raise ValueError("a Swiss tournament needs at least 3 entries")
@@ -75,7 +76,7 @@ def swiss_round(
     them). ``scores``: placing points so far (missing: 0; equal scores are ordered by
     ``seed``); ``history``: every earlier table's entries in seat order. ``ValueError``
     if the round cannot be paired (see the module docstring)."""
-    if table_size not in (3, 4):
+    if table_size not in PLAYER_COUNTS:
         raise ValueError("tables seat 3 or 4 players")
     ids = sorted(e.id for e in entries)
     if len(set(ids)) != len(ids) or len(ids) < 3:

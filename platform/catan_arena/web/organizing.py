@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from catan_arena.accounts.models import User
+from catan_arena.core.limits import DECISION_BOUND, TIME_BANK_BOUND, TOURNAMENT_BOUNDS
 from catan_arena.core.params import object_id
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
@@ -22,7 +23,6 @@ from catan_arena.submissions.selectors import playing_versions
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.services import (
     ORGANIZE,
-    SPEC_BOUNDS,
     TournamentError,
     TournamentSpec,
     cancel_tournament,
@@ -41,32 +41,45 @@ class TournamentForm(forms.Form):
     format = forms.ChoiceField(choices=Tournament.Format.choices)
     table_size = forms.TypedChoiceField(choices=[(4, "4"), (3, "3")], coerce=int, initial=4)
     cycles = forms.IntegerField(
-        min_value=SPEC_BOUNDS["cycles"].low,
-        max_value=SPEC_BOUNDS["cycles"].high,
+        min_value=TOURNAMENT_BOUNDS["cycles"].low,
+        max_value=TOURNAMENT_BOUNDS["cycles"].high,
         initial=1,
         help_text="Round robins: tables every pair shares at least.",
     )
     rounds = forms.IntegerField(
-        min_value=SPEC_BOUNDS["rounds"].low,
-        max_value=SPEC_BOUNDS["rounds"].high,
+        min_value=TOURNAMENT_BOUNDS["rounds"].low,
+        max_value=TOURNAMENT_BOUNDS["rounds"].high,
         required=False,
         help_text="Swiss: rounds (blank: enough for the field).",
     )
     games_per_table = forms.IntegerField(
-        min_value=SPEC_BOUNDS["games_per_table"].low,
-        max_value=SPEC_BOUNDS["games_per_table"].high,
+        min_value=TOURNAMENT_BOUNDS["games_per_table"].low,
+        max_value=TOURNAMENT_BOUNDS["games_per_table"].high,
         initial=1,
         help_text="Swiss: games each table plays, seats rotated.",
     )
-    decision_seconds = forms.FloatField(min_value=0.1, max_value=60, initial=1.0)
+    decision_seconds = forms.FloatField(
+        min_value=DECISION_BOUND.low,
+        max_value=DECISION_BOUND.high,
+        initial=lambda: MatchLimits.default().decision_seconds,
+        required=False,
+        help_text="CPU seconds per decision (blank: the server's default).",
+    )
+    time_bank_seconds = forms.FloatField(
+        min_value=TIME_BANK_BOUND.low,
+        max_value=TIME_BANK_BOUND.high,
+        initial=lambda: MatchLimits.default().time_bank_seconds,
+        required=False,
+        help_text="CPU seconds of bank per game, beyond the decisions' (blank: the default).",
+    )
     max_entries = forms.IntegerField(
-        min_value=SPEC_BOUNDS["max_entries"].low,
-        max_value=SPEC_BOUNDS["max_entries"].high,
+        min_value=TOURNAMENT_BOUNDS["max_entries"].low,
+        max_value=TOURNAMENT_BOUNDS["max_entries"].high,
         required=False,
     )
     entries_per_author = forms.IntegerField(
-        min_value=SPEC_BOUNDS["entries_per_author"].low,
-        max_value=SPEC_BOUNDS["entries_per_author"].high,
+        min_value=TOURNAMENT_BOUNDS["entries_per_author"].low,
+        max_value=TOURNAMENT_BOUNDS["entries_per_author"].high,
         initial=1,
     )
     starts_at = forms.DateTimeField(
@@ -86,7 +99,7 @@ class TournamentForm(forms.Form):
             cycles=data["cycles"],
             rounds=data["rounds"],
             games_per_table=data["games_per_table"],
-            limits=MatchLimits(data["decision_seconds"], MatchLimits.default().time_bank_seconds),
+            limits=MatchLimits.asked(data["decision_seconds"], data["time_bank_seconds"]),
             max_entries=data["max_entries"],
             entries_per_author=data["entries_per_author"],
             starts_at=data["starts_at"],

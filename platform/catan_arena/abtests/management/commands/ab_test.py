@@ -15,10 +15,15 @@ from rich.markup import escape
 
 from catan_arena.abtests.models import ABTest
 from catan_arena.abtests.selectors import describe
-from catan_arena.abtests.services import DEFAULT_MARGIN, ABTestError, request_ab_test
+from catan_arena.abtests.services import (
+    DEFAULT_MARGIN,
+    ABTestError,
+    ladder_limits,
+    request_ab_test,
+)
+from catan_arena.core.limits import AB_PAIRS_DEFAULT
 from catan_arena.matches.embedded import default_processes, run_embedded
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import find_version
 from catan_arena.submissions.services import register_builtins
@@ -39,7 +44,7 @@ class Command(BaseCommand):
         parser.add_argument("a", help="version A: BOT or BOT:NUMBER")
         parser.add_argument("b", help="version B: BOT or BOT:NUMBER")
         parser.add_argument("--margin", type=float, default=DEFAULT_MARGIN)
-        parser.add_argument("--max-pairs", type=int, default=200)
+        parser.add_argument("--max-pairs", type=int, default=AB_PAIRS_DEFAULT)
         parser.add_argument("--decision-seconds", type=float, default=None)
         parser.add_argument("--processes", type=int, default=None, help="local workers")
 
@@ -47,7 +52,6 @@ class Command(BaseCommand):
         console = Console(highlight=False)
         register_builtins()
         a, b = version_of(options["a"]), version_of(options["b"])
-        decision = options["decision_seconds"] or settings.MATCH_DECISION_SECONDS
         try:
             test = request_ab_test(
                 b.bot.owner,
@@ -55,7 +59,7 @@ class Command(BaseCommand):
                 b,
                 margin=options["margin"],
                 max_pairs=options["max_pairs"],
-                limits=MatchLimits(decision, settings.MATCH_TIME_BANK_SECONDS),
+                limits=ladder_limits(options["decision_seconds"]),
             )
         except (ABTestError, PermissionDenied) as exc:
             raise CommandError(str(exc)) from None

@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from catan_arena.core.limits import TABLE_SIZES
 from catan_arena.matches.embedded import default_processes, run_embedded
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, requeue_stuck_matches
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--name", default="", help="the tournament's name")
         parser.add_argument("--cycles", type=int, default=4, help="tables per pair (default 4)")
-        parser.add_argument("--table-size", type=int, choices=(3, 4), default=4)
+        parser.add_argument("--table-size", type=int, choices=TABLE_SIZES, default=4)
         parser.add_argument(
             "--decision-seconds", type=float, default=None, help="CPU seconds per decision"
         )
@@ -84,9 +85,6 @@ class Command(BaseCommand):
             if version is None:
                 raise CommandError(f"no active version of a bot named {name!r}")
             versions.append(version)
-        decision = options["decision_seconds"] or settings.MATCH_DECISION_SECONDS
-        if decision <= 0:
-            raise CommandError("--decision-seconds must be positive")
         form = (
             Tournament.Format.SWISS
             if options["swiss"]
@@ -103,7 +101,7 @@ class Command(BaseCommand):
             rounds=options["rounds"],
             games_per_table=options["games_per_table"],
             ladder=not options["no_ladder"],
-            limits=MatchLimits(decision, settings.MATCH_TIME_BANK_SECONDS),
+            limits=MatchLimits.asked(options["decision_seconds"]),
         )
         try:
             tournament = run_now(spec, versions)
