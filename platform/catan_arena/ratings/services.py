@@ -52,7 +52,7 @@ def apply_ready_ratings() -> int:
 
 def _rate(match: Match) -> None:
     seats = list(MatchSeat.objects.filter(match=match).order_by("seat"))
-    ratings = [_rating_of(seat.version_id) for seat in seats]
+    ratings = _ratings_of([seat.version_id for seat in seats])
     placings = [seat.placing or len(seats) for seat in seats]
     elo = elo_deltas([r.elo for r in ratings], placings, [r.games for r in ratings], config=ELO)
     skill = openskill_update([(r.mu, r.sigma) for r in ratings], placings)
@@ -77,17 +77,24 @@ def _rate(match: Match) -> None:
         rating.mu, rating.sigma = mu, sigma
         rating.games += 1
         rating.wins += int(seat.won)
-        rating.save()
+        rating.save(update_fields=RATING_FIELDS)
     RatingChange.objects.bulk_create(changes)
 
 
-def _rating_of(version_id: int) -> Rating:
+RATING_FIELDS = ["elo", "mu", "sigma", "games", "wins", "updated_at"]
+
+
+def _ratings_of(version_ids: list[int]) -> list[Rating]:
+    """The seats' ratings in seat order: one query for those that exist, the others
+    made by :func:`_first_rating`."""
+    found = Rating.objects.in_bulk(version_ids)
+    return [found.get(vid) or _first_rating(vid) for vid in version_ids]
+
+
+def _first_rating(version_id: int) -> Rating:
     """A version's rating, made on its first ladder game: afresh, or (if its author
     asked) from the rating its parent version has at that point of the history, with
     σ widened and the provisional K back (so it can move quickly either way)."""
-    rating = Rating.objects.filter(version_id=version_id).first()
-    if rating is not None:
-        return rating
     elo, (mu, sigma) = ELO.start, openskill_start()
     parent_id = (
         BotVersion.objects.filter(pk=version_id).values_list("inherits_from", flat=True).first()
