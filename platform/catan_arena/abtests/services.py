@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.accounts.models import User
+from catan_arena.core.errors import Conflict, Forbidden, Invalid
 from catan_arena.core.fair_use import admit_ab_test, room
 from catan_arena.core.limits import AB_PAIRS_DEFAULT, ab_pairs_problem, table_size_problem
 from catan_arena.ladder.models import LadderSettings
@@ -39,8 +39,16 @@ DEFAULT_MARGIN = 0.3
 """H1's gain in placing points a game (4 players: 3/2/1/0 for the places)."""
 
 
-class ABTestError(ValueError):
-    """An A/B test cannot be made as asked; the message says why."""
+class ABTestError(Invalid):
+    """An A/B test cannot be made as asked; the message says why (about its versions)."""
+
+    field: str | None = "versions"
+
+
+class ABTestNotRunning(Conflict, ABTestError):
+    """The test is over: it cannot be cancelled."""
+
+    field = None
 
 
 def ladder_limits(decision_seconds: float | None = None) -> MatchLimits:
@@ -87,7 +95,7 @@ def request_ab_test(
     limit of tests or has no room in flight for a pair."""
     for version in (version_a, version_b):
         if version.bot.owner_id != user.pk and not user.is_staff:
-            raise PermissionDenied("only the author of both versions can A/B test them")
+            raise Forbidden("only the author of both versions can A/B test them")
         refusal = why_not_playable(version)
         if refusal is not None:
             raise ABTestError(refusal)
@@ -282,9 +290,9 @@ def _finish(test: ABTest, verdict: str, status: str = ABTest.Status.FINISHED) ->
 def cancel_ab_test(user: User, test: ABTest) -> None:
     """Its requester (or staff) stops a running test: queued games are voided."""
     if test.requested_by_id != user.pk and not user.is_staff:
-        raise PermissionDenied("only the test's requester can cancel it")
+        raise Forbidden("only the test's requester can cancel it")
     with transaction.atomic():
         locked = ABTest.objects.select_for_update().get(pk=test.pk)
         if locked.status != ABTest.Status.RUNNING:
-            raise ABTestError(f"the test is {locked.status}")
+            raise ABTestNotRunning(f"the test is {locked.status}")
         _finish(locked, locked.verdict, ABTest.Status.CANCELLED)

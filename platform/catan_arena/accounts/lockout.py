@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from catan_arena.accounts.usernames import key
-from catan_arena.api.errors import json_error
+from catan_arena.core.errors import json_error
 
 
 def username_of_attempt(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:

@@ -8,13 +8,16 @@ import secrets
 from django.utils import timezone
 
 from catan_arena.accounts.models import ApiToken, User
+from catan_arena.core.errors import Invalid
 
 KEY_PREFIX = "cat_"
 MAX_TOKENS = 20
 
 
-class TokenError(ValueError):
-    """A token cannot be made as asked; the message says why."""
+class TokenError(Invalid):
+    """A token cannot be made as asked; the message says why (the ``name`` field's)."""
+
+    field = "name"
 
 
 def key_hash(key: str) -> str:

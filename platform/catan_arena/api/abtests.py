@@ -17,14 +17,10 @@ from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.abtests.selectors import describe, visible_ab_tests
 from catan_arena.abtests.services import (
     DEFAULT_MARGIN,
-    ABTestError,
     cancel_ab_test,
     ladder_limits,
     request_ab_test,
 )
-from catan_arena.api.errors import Conflict
-from catan_arena.api.fair_use import too_busy
-from catan_arena.core.fair_use import FairUseExceeded
 from catan_arena.core.limits import AB_PAIRS_DEFAULT, DECISION_BOUND, ab_pairs_bound
 from catan_arena.submissions.models import BotVersion
 
@@ -120,23 +116,18 @@ class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         limits = ladder_limits(data.get("decision_seconds"))
-        try:
-            test = request_ab_test(
-                request.user,  # type: ignore[arg-type]
-                data["version_a"],
-                data["version_b"],
-                margin=data["margin"],
-                alpha=data["alpha"],
-                beta=data["beta"],
-                max_pairs=data["max_pairs"],
-                table_size=data["table_size"],
-                limits=limits,
-                opponents=data["opponents"],
-            )
-        except ABTestError as exc:
-            raise serializers.ValidationError({"versions": [str(exc)]}) from None
-        except FairUseExceeded as exc:
-            raise too_busy(exc) from None
+        test = request_ab_test(
+            request.user,  # type: ignore[arg-type]
+            data["version_a"],
+            data["version_b"],
+            margin=data["margin"],
+            alpha=data["alpha"],
+            beta=data["beta"],
+            max_pairs=data["max_pairs"],
+            table_size=data["table_size"],
+            limits=limits,
+            opponents=data["opponents"],
+        )
         return Response(ABTestSerializer(test).data, status=status.HTTP_201_CREATED)
 
 
@@ -158,9 +149,6 @@ class ABTestCancelView(APIView):
         test = ab_tests(request).filter(pk=pk).first()
         if test is None:
             raise exceptions.NotFound("no such A/B test")
-        try:
-            cancel_ab_test(request.user, test)  # type: ignore[arg-type]
-        except ABTestError as exc:
-            raise Conflict(str(exc)) from None
+        cancel_ab_test(request.user, test)  # type: ignore[arg-type]
         test.refresh_from_db()
         return Response(ABTestSerializer(test).data)

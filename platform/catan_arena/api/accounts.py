@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catan_arena.accounts.models import ApiToken, User
-from catan_arena.accounts.tokens import TokenError, create_token, revoke_token
+from catan_arena.accounts.tokens import create_token, revoke_token
 from catan_arena.api.authentication import ApiTokenAuthentication
 
 
@@ -74,10 +74,7 @@ class TokenListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         incoming = TokenSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        try:
-            token, key = create_token(request.user, incoming.validated_data["name"])  # type: ignore[arg-type]
-        except TokenError as exc:
-            raise serializers.ValidationError({"name": [str(exc)]}) from None
+        token, key = create_token(request.user, incoming.validated_data["name"])  # type: ignore[arg-type]
         body = NewTokenSerializer(token).data | {"key": key}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -114,10 +111,7 @@ class LoginView(APIView):
             from rest_framework.exceptions import AuthenticationFailed
 
             raise AuthenticationFailed("wrong username or password")
-        try:
-            token, key = create_token(user, data["name"])
-        except TokenError as exc:
-            raise serializers.ValidationError({"name": [str(exc)]}) from None
+        token, key = create_token(user, data["name"])
         return Response(
             NewTokenSerializer(token).data | {"key": key}, status=status.HTTP_201_CREATED
         )

@@ -13,34 +13,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catan_arena.api.errors import Conflict
 from catan_arena.api.fair_use import UploadThrottle
 from catan_arena.api.permissions import is_owner
+from catan_arena.core.errors import TooLarge
 from catan_arena.ladder.services import reinstate_version, withdraw_version
-from catan_arena.submissions.errors import (
-    BotNameTaken,
-    StorageFull,
-    UploadRejected,
-    UploadTooLarge,
-)
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.submissions.selectors import is_author
 from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
-
-
-class InsufficientStorage(exceptions.APIException):
-    """507: the server's storage is full; nothing was stored."""
-
-    status_code = 507
-    default_detail = "the server's storage is full"
-    default_code = "storage_full"
-
-
-class PayloadTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "the upload is too large"
-    default_code = "too_large"
 
 
 class VersionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -179,7 +159,7 @@ class UploadView(APIView):
     def post(self, request: Request, name: str) -> Response:
         data = request.data  # parsed by the capped upload handler first
         if request_too_large(request._request):
-            raise PayloadTooLarge(
+            raise TooLarge(
                 f"the request is over the {settings.UPLOAD_MAX_BYTES:,}-byte upload cap: not read"
             )
         incoming = UploadSerializer(data=data)
@@ -187,27 +167,18 @@ class UploadView(APIView):
         data = incoming.validated_data
         upload = data["file"]
         if upload.size > settings.UPLOAD_MAX_BYTES:  # before reading it
-            raise PayloadTooLarge(
+            raise TooLarge(
                 f"the file is {upload.size:,} bytes; uploads are limited to "
                 f"{settings.UPLOAD_MAX_BYTES:,}"
             )
-        try:
-            outcome = upload_version(
-                request.user,  # type: ignore[arg-type]
-                name,
-                upload.name or "",
-                upload.read(),
-                description=data["description"],
-                inherit_rating=data["inherit_rating"],
-            )
-        except UploadTooLarge as exc:
-            raise PayloadTooLarge(str(exc)) from None
-        except BotNameTaken as exc:
-            raise Conflict(str(exc)) from None
-        except StorageFull as exc:
-            raise InsufficientStorage(str(exc)) from None
-        except UploadRejected as exc:
-            raise serializers.ValidationError({"file": [str(exc)]}) from None
+        outcome = upload_version(
+            request.user,  # type: ignore[arg-type]
+            name,
+            upload.name or "",
+            upload.read(),
+            description=data["description"],
+            inherit_rating=data["inherit_rating"],
+        )
         body = {
             "created": outcome.created,
             "message": outcome.message,

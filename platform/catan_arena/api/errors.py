@@ -2,7 +2,9 @@
 
     {"error": {"status": 400, "code": "invalid", "message": "...", "fields": {...}}}
 
-``fields`` (validation errors only) maps each field to its messages."""
+``fields`` (validation errors only) maps each field to its messages. A service's
+:class:`~catan_arena.core.errors.AppError` is mapped here, once: its status and code, its
+``field`` under ``fields``, a rate limit's ``retry_after_seconds``."""
 
 from __future__ import annotations
 
@@ -10,17 +12,11 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-
-class Conflict(exceptions.APIException):
-    """409: the request clashes with the object's state (e.g. entries are closed)."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "the request conflicts with the current state"
-    default_code = "conflict"
+from catan_arena.core.errors import AppError, RateLimited, json_error
 
 
 def _message(detail: Any) -> str:
@@ -32,8 +28,21 @@ def _message(detail: Any) -> str:
     return str(detail)
 
 
+def _from_app_error(exc: AppError) -> exceptions.APIException:
+    """DRF's exception for a service's refusal (then handled like any other)."""
+    if exc.field is not None:
+        return exceptions.ValidationError({exc.field: [exc.message]})
+    if isinstance(exc, RateLimited):
+        return exceptions.Throttled(wait=exc.retry_after, detail=exc.message)
+    mapped = exceptions.APIException(exc.message, exc.code)
+    mapped.status_code = exc.status
+    return mapped
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, DjangoPermissionDenied):
+    if isinstance(exc, AppError):
+        exc = _from_app_error(exc)
+    elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
@@ -62,13 +71,6 @@ def _code(exc: Exception, detail: Any) -> str:
         return "invalid"
     codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
     return codes if isinstance(codes, str) else "error"
-
-
-def json_error(status: int, code: str, message: str, **extra: Any) -> JsonResponse:
-    """An error of the one shape answered outside DRF's views (an unknown URL, a
-    locked-out log-in)."""
-    body = {"status": status, "code": code, "message": message, **extra}
-    return JsonResponse({"error": body}, status=status)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:

@@ -15,7 +15,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catan_arena.api.errors import Conflict
 from catan_arena.api.matches import MatchSerializer, matches
 from catan_arena.api.pagination import NewestFirst
 from catan_arena.api.permissions import IsOrganizerOrReadOnly
@@ -26,7 +25,6 @@ from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.models import Entry, Tournament
 from catan_arena.tournaments.selectors import progress, standings, strengths, with_progress
 from catan_arena.tournaments.services import (
-    TournamentError,
     TournamentSpec,
     cancel_tournament,
     create_tournament,
@@ -144,14 +142,11 @@ class TournamentListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
         limits = MatchLimits.asked(
             data.pop("decision_seconds", None), data.pop("time_bank_seconds", None)
         )
-        try:
-            made = create_tournament(
-                request.user,  # type: ignore[arg-type]
-                TournamentSpec(limits=limits, **data),
-                open_entries=opened,
-            )
-        except TournamentError as exc:
-            raise serializers.ValidationError({"settings": [str(exc)]}) from None
+        made = create_tournament(
+            request.user,  # type: ignore[arg-type]
+            TournamentSpec(limits=limits, **data),
+            open_entries=opened,
+        )
         body = TournamentSerializer(tournaments().get(pk=made.pk)).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -181,10 +176,7 @@ class ActionView(APIView):
 
     @extend_schema(request=None, responses={200: TournamentSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        try:
-            self.act(request, _tournament(pk))
-        except TournamentError as exc:
-            raise Conflict(str(exc)) from None
+        self.act(request, _tournament(pk))
         return Response(TournamentSerializer(tournaments().get(pk=pk)).data)
 
 
@@ -219,10 +211,7 @@ class ScheduleView(APIView):
         incoming = ScheduleSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         starts_at: datetime = incoming.validated_data["starts_at"]
-        try:
-            schedule_start(request.user, _tournament(pk), starts_at)  # type: ignore[arg-type]
-        except TournamentError as exc:
-            raise Conflict(str(exc)) from None
+        schedule_start(request.user, _tournament(pk), starts_at)  # type: ignore[arg-type]
         return Response(TournamentSerializer(tournaments().get(pk=pk)).data)
 
 
@@ -242,10 +231,7 @@ class EntryListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
         incoming = EntrySerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         version: BotVersion = incoming.validated_data["version"]
-        try:
-            entry = enter_tournament(request.user, _tournament(kwargs["pk"]), version)  # type: ignore[arg-type]
-        except TournamentError as exc:
-            raise Conflict(str(exc)) from None
+        entry = enter_tournament(request.user, _tournament(kwargs["pk"]), version)  # type: ignore[arg-type]
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -258,10 +244,7 @@ class EntryDetailView(APIView):
         found = BotVersion.objects.select_related("bot").filter(pk=version).first()
         if found is None:
             raise exceptions.NotFound("no such version")
-        try:
-            withdraw_entry(request.user, _tournament(pk), found)  # type: ignore[arg-type]
-        except TournamentError as exc:
-            raise Conflict(str(exc)) from None
+        withdraw_entry(request.user, _tournament(pk), found)  # type: ignore[arg-type]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -24,14 +24,11 @@ from django.conf import settings
 
 from catan_arena.accounts.models import User
 from catan_arena.core import throttle
+from catan_arena.core.errors import RateLimited
 
 
-class FairUseExceeded(Exception):
+class FairUseExceeded(RateLimited):
     """An author is at one of their limits; the message says which and what to do."""
-
-    def __init__(self, message: str, retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 def matches_in_flight(user: User) -> int:

@@ -9,13 +9,13 @@ import logging
 import random
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
 from catan_arena.core import dispatch
+from catan_arena.core.errors import Forbidden
 from catan_arena.ladder.matchmaking import plan_tables
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import candidates, matchmaker_in_flight, pace
@@ -115,7 +115,7 @@ def ensure_house_bots() -> None:
 
 def _require(user: User, permission: str) -> None:
     if not user.has_perm(permission):
-        raise PermissionDenied(f"{user} may not do this (needs {permission})")
+        raise Forbidden(f"{user} may not do this (needs {permission})")
 
 
 def set_ladder_paused(user: User, paused: bool) -> LadderSettings:
@@ -133,7 +133,7 @@ def withdraw_version(user: User, version: BotVersion) -> None:
     """Its author takes a version off the ladder (its matches in flight still count;
     its rating and history stay)."""
     if version.bot.owner_id != user.pk and not user.is_staff:
-        raise PermissionDenied("only the bot's author can withdraw its versions")
+        raise Forbidden("only the bot's author can withdraw its versions")
     BotVersion.objects.filter(pk=version.pk, withdrawn_at__isnull=True).update(
         withdrawn_at=timezone.now()
     )
@@ -143,6 +143,6 @@ def withdraw_version(user: User, version: BotVersion) -> None:
 def reinstate_version(user: User, version: BotVersion) -> None:
     """Put a withdrawn version back on the ladder (if it is still its bot's newest)."""
     if version.bot.owner_id != user.pk and not user.is_staff:
-        raise PermissionDenied("only the bot's author can reinstate its versions")
+        raise Forbidden("only the bot's author can reinstate its versions")
     BotVersion.objects.filter(pk=version.pk).update(withdrawn_at=None)
     version.refresh_from_db(fields=["withdrawn_at"])

@@ -5,16 +5,15 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from catan_arena.accounts.models import User
+from catan_arena.core.page_errors import as_validation_error, message_on_refusal
 from catan_arena.matches.services import MatchLimits
 from catan_arena.tournaments.models import Entry, Tournament
 from catan_arena.tournaments.selectors import with_progress
 from catan_arena.tournaments.services import (
-    TournamentError,
     TournamentSpec,
     cancel_tournament,
     check_spec,
@@ -38,7 +37,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        try:
+        with as_validation_error():
             check_spec(
                 TournamentSpec(
                     name=data.get("name") or "",
@@ -55,8 +54,6 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
                     entries_per_author=data.get("entries_per_author") or 0,
                 )
             )
-        except TournamentError as exc:
-            raise forms.ValidationError(str(exc)) from None
         return data
 
 
@@ -104,10 +101,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         for entry in formset.save(commit=False):
             if entry.pk is not None:
                 continue  # an entry is never edited, only made (through the service)
-            try:
+            with message_on_refusal(request, str(entry.version)):
                 enter_tournament(self._user(request), form.instance, entry.version)
-            except (TournamentError, PermissionDenied) as exc:
-                self.message_user(request, f"{entry.version}: {exc}", messages.ERROR)
 
     def _each(
         self,
@@ -118,11 +113,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     ) -> None:
         assert callable(act)
         for tournament in queryset:
-            try:
+            with message_on_refusal(request, str(tournament)):
                 result = act(tournament)
-            except TournamentError as exc:
-                self.message_user(request, f"{tournament}: {exc}", messages.ERROR)
-            else:
                 self.message_user(request, f"{tournament}: {done.format(result)}", messages.INFO)
 
     @staticmethod

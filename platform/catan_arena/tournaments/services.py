@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from catan_arena.accounts.models import User
+from catan_arena.core.errors import Conflict, Forbidden, Invalid
 from catan_arena.core.limits import TOURNAMENT_BOUNDS, table_size_problem, tournament_problem
 from catan_arena.ladder.selectors import why_not_playable
 from catan_arena.matches.models import Match
@@ -39,15 +39,22 @@ Format = Tournament.Format
 ORGANIZE = "tournaments.organize"
 
 
-class TournamentError(ValueError):
-    """A tournament cannot be made, entered or started as asked; the message says why."""
+class TournamentError(Conflict):
+    """A tournament cannot be made, entered or started as asked; the message says why
+    (entries closed, already entered: the tournament's state refuses it)."""
+
+
+class SpecError(Invalid, TournamentError):
+    """What an organizer set up is not valid (its ``settings``)."""
+
+    field = "settings"
 
 
 def require_organizer(user: User) -> None:
-    """``PermissionDenied`` unless ``user`` may organize tournaments (granted in the admin:
+    """``Forbidden`` unless ``user`` may organize tournaments (granted in the admin:
     the permission "Can organize tournaments", or the Organizers group)."""
     if not user.has_perm(ORGANIZE):
-        raise PermissionDenied(f"{user} is not an organizer")
+        raise Forbidden(f"{user} is not an organizer")
 
 
 @dataclass(frozen=True)
@@ -76,24 +83,24 @@ def check_spec(spec: TournamentSpec) -> None:
     """``TournamentError`` naming the first thing wrong with ``spec`` (its numbers and
     clock checked against :mod:`catan_arena.core.limits`)."""
     if not spec.name.strip():
-        raise TournamentError("a tournament needs a name")
+        raise SpecError("a tournament needs a name")
     if spec.format not in Format.values:
-        raise TournamentError(f"unknown format {spec.format!r}: one of {', '.join(Format.values)}")
+        raise SpecError(f"unknown format {spec.format!r}: one of {', '.join(Format.values)}")
     problem = table_size_problem(spec.table_size) or tournament_problem(
         {name: getattr(spec, name) for name in TOURNAMENT_BOUNDS}
     )
     if problem is None and spec.limits is not None:
         problem = spec.limits.problem()
     if problem is not None:
-        raise TournamentError(problem)
+        raise SpecError(problem)
     if not 1 <= spec.games_per_table <= spec.table_size:
-        raise TournamentError(f"games per table: 1 to {spec.table_size} (one per seat rotation)")
+        raise SpecError(f"games per table: 1 to {spec.table_size} (one per seat rotation)")
     if "players" in spec.rules:
-        raise TournamentError("players follow each table's size, not the rules options")
+        raise SpecError("players follow each table's size, not the rules options")
     try:
         RulesConfig.from_dict({**spec.rules, "players": spec.table_size})
     except ConfigError as exc:
-        raise TournamentError(f"rules options: {exc}") from None
+        raise SpecError(f"rules options: {exc}") from None
 
 
 def create_tournament(
@@ -160,7 +167,7 @@ def enter_tournament(user: User, tournament: Tournament, version: BotVersion) ->
     also enter the built-in bots), an active version, within the entry rules."""
     owner = version.bot.owner
     if owner.pk != user.pk and not user.has_perm(ORGANIZE):
-        raise PermissionDenied("only its author can enter a bot")
+        raise Forbidden("only its author can enter a bot")
     refusal = why_not_playable(version)
     if refusal is not None:
         raise TournamentError(refusal)
@@ -184,7 +191,7 @@ def enter_tournament(user: User, tournament: Tournament, version: BotVersion) ->
 def withdraw_entry(user: User, tournament: Tournament, version: BotVersion) -> None:
     """Take an entry back while entries are open (its author or an organizer)."""
     if version.bot.owner_id != user.pk and not user.has_perm(ORGANIZE):
-        raise PermissionDenied("only its author can withdraw an entry")
+        raise Forbidden("only its author can withdraw an entry")
     with transaction.atomic():
         locked = _locked(tournament)
         if locked.status not in (Status.DRAFT, Status.OPEN):

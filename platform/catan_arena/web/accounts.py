@@ -21,9 +21,10 @@ from django.urls import reverse_lazy
 
 from catan_arena.accounts.models import User
 from catan_arena.accounts.services import welcome_new_account
-from catan_arena.accounts.tokens import TokenError, create_token, revoke_token
+from catan_arena.accounts.tokens import create_token, revoke_token
 from catan_arena.accounts.usernames import confusable_with, normalize
 from catan_arena.core import throttle
+from catan_arena.core.page_errors import Refusal
 from catan_arena.core.params import object_id
 
 
@@ -104,6 +105,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     new_key = None
     error = None
+    refusal = Refusal()
     if request.method == "POST":
         if "revoke" in request.POST:
             token_id = object_id(request.POST["revoke"])
@@ -113,10 +115,9 @@ def tokens(request: HttpRequest) -> HttpResponse:
                 return redirect("web:tokens")
             error = "choose a token to revoke"
         else:
-            try:
+            with refusal.catch():
                 _, new_key = create_token(user, request.POST.get("name", ""))
-            except TokenError as exc:
-                error = str(exc)
+    error = error or refusal.message
     context = {"tokens": user.api_tokens.all(), "new_key": new_key, "error": error}
     response = render(request, "web/tokens.html", context, status=400 if error else 200)
     response["Cache-Control"] = "no-store"  # the key must not stay in a cache

@@ -15,11 +15,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from catan_arena.abtests.services import ABTestError, request_ab_test
+from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
-from catan_arena.core.fair_use import FairUseExceeded, admit_upload
+from catan_arena.core.fair_use import admit_upload
+from catan_arena.core.page_errors import Refusal, message_on_refusal
 from catan_arena.matches.models import MatchSeat
-from catan_arena.submissions.errors import StorageFull, UploadRejected
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.submissions.selectors import is_author, shown_report
 from catan_arena.submissions.services import upload_version
@@ -46,23 +46,26 @@ def upload(request: HttpRequest) -> HttpResponse:
     """The upload form (``?bot=NAME`` fills in one of the author's bots)."""
     user: User = request.user  # type: ignore[assignment]
     if request.method == "POST":
-        try:  # every attempt counts, as in the API: rejected ones too
+        admitted = Refusal()
+        with admitted.catch():  # every attempt counts, as in the API: rejected ones too
             admit_upload(user)
-        except FairUseExceeded as exc:
+        if admitted.error is not None:
             form = UploadForm(initial={"name": request.GET.get("bot", "")})
-            return render(request, "web/upload.html", {"form": form, "error": str(exc)}, status=429)
+            context = {"form": form, "error": admitted.message}
+            return render(request, "web/upload.html", context, status=admitted.status)
     if request.method == "POST" and too_large(request):
         form = UploadForm(initial={"name": request.GET.get("bot", "")})
         error = f"the file is over the {settings.UPLOAD_MAX_BYTES:,}-byte cap: not read"
         return render(request, "web/upload.html", {"form": form, "error": error}, status=413)
     form = UploadForm(request.POST or None, request.FILES or None,
                       initial={"name": request.GET.get("bot", "")})  # fmt: skip
+    refusal = Refusal(form)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if data["file"].size > settings.UPLOAD_MAX_BYTES:
             form.add_error("file", f"uploads are limited to {settings.UPLOAD_MAX_BYTES:,} bytes")
         else:
-            try:
+            with refusal.catch():
                 outcome = upload_version(
                     user,
                     data["name"],
@@ -71,16 +74,9 @@ def upload(request: HttpRequest) -> HttpResponse:
                     description=data["description"],
                     inherit_rating=data["inherit_rating"],
                 )
-            except UploadRejected as exc:
-                form.add_error("file", str(exc))
-            except StorageFull as exc:
-                form.add_error(None, str(exc))
-                return render(request, "web/upload.html", {"form": form}, status=507)
-            else:
                 messages.success(request, outcome.message)
                 return redirect("web:bot", name=outcome.version.bot.name)
-    status = 400 if form.errors else 200
-    return render(request, "web/upload.html", {"form": form}, status=status)
+    return render(request, "web/upload.html", {"form": form}, status=refusal.status)
 
 
 def versions(request: HttpRequest, name: str) -> HttpResponse:
@@ -147,14 +143,11 @@ def start_ab_test(request: HttpRequest, name: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "choose two active versions")
         return redirect("web:bot", name=name)
-    try:
+    with message_on_refusal(request, "A/B test not started"):
         test = request_ab_test(
             request.user,  # type: ignore[arg-type]
             form.cleaned_data["version_a"],
             form.cleaned_data["version_b"],
         )
-    except (ABTestError, PermissionDenied, FairUseExceeded) as exc:
-        messages.error(request, f"A/B test not started: {exc}")
-    else:
         messages.success(request, f"{test} started: pairs of games are queued")
     return redirect("web:bot", name=name)

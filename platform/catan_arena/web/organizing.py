@@ -8,14 +8,15 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from catan_arena.accounts.models import User
+from catan_arena.core.errors import Invalid
 from catan_arena.core.limits import DECISION_BOUND, TIME_BANK_BOUND, TOURNAMENT_BOUNDS
+from catan_arena.core.page_errors import Refusal, message_on_refusal
 from catan_arena.core.params import object_id
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
@@ -23,7 +24,6 @@ from catan_arena.submissions.selectors import playing_versions
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.services import (
     ORGANIZE,
-    TournamentError,
     TournamentSpec,
     cancel_tournament,
     create_tournament,
@@ -115,18 +115,15 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     require_organizer(user)
     form = TournamentForm(request.POST or None)
+    refusal = Refusal(form)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal.catch():
             made = create_tournament(
                 user, form.spec(), open_entries=form.cleaned_data["open_entries"]
             )
-        except TournamentError as exc:
-            form.add_error(None, str(exc))
-        else:
             messages.success(request, f"{made.name} is {made.status}: enter the bots next")
             return redirect("web:tournament", pk=made.pk)
-    status = 400 if form.errors else 200
-    return render(request, "web/tournament_new.html", {"form": form}, status=status)
+    return render(request, "web/tournament_new.html", {"form": form}, status=refusal.status)
 
 
 def enterable(
@@ -154,13 +151,8 @@ def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such tournament")
     user: User = request.user  # type: ignore[assignment]
     action = request.POST.get("action", "")
-    try:
-        done = _act(user, tournament, action, request)
-    except (TournamentError, PermissionDenied, forms.ValidationError) as exc:
-        text = "; ".join(exc.messages) if isinstance(exc, forms.ValidationError) else str(exc)
-        messages.error(request, f"not done: {text or 'not allowed'}")
-    else:
-        messages.success(request, done)
+    with message_on_refusal(request):
+        messages.success(request, _act(user, tournament, action, request))
     return redirect("web:tournament", pk=pk)
 
 
@@ -188,10 +180,10 @@ def _act(user: User, tournament: Tournament, action: str, request: HttpRequest) 
             else None
         )
         if version is None:
-            raise TournamentError("choose a bot")
+            raise Invalid("choose a bot")
         if action == "enter":
             enter_tournament(user, tournament, version)
             return f"{version} entered"
         withdraw_entry(user, tournament, version)
         return f"{version} withdrawn"
-    raise TournamentError(f"unknown action {action[:20]!r}")
+    raise Invalid(f"unknown action {action[:20]!r}")

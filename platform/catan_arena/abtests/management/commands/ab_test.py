@@ -8,8 +8,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from rich.console import Console
 from rich.markup import escape
 
@@ -17,10 +16,10 @@ from catan_arena.abtests.models import ABTest
 from catan_arena.abtests.selectors import describe
 from catan_arena.abtests.services import (
     DEFAULT_MARGIN,
-    ABTestError,
     ladder_limits,
     request_ab_test,
 )
+from catan_arena.core.commands import AppCommand
 from catan_arena.core.limits import AB_PAIRS_DEFAULT
 from catan_arena.matches.embedded import default_processes, run_embedded
 from catan_arena.matches.models import Match
@@ -37,7 +36,7 @@ def version_of(spec: str) -> BotVersion:
     return version
 
 
-class Command(BaseCommand):
+class Command(AppCommand):
     help = "A/B test: does version B beat version A? (paired duplicate games, SPRT)"
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -52,17 +51,14 @@ class Command(BaseCommand):
         console = Console(highlight=False)
         register_builtins()
         a, b = version_of(options["a"]), version_of(options["b"])
-        try:
-            test = request_ab_test(
-                b.bot.owner,
-                a,
-                b,
-                margin=options["margin"],
-                max_pairs=options["max_pairs"],
-                limits=ladder_limits(options["decision_seconds"]),
-            )
-        except (ABTestError, PermissionDenied) as exc:
-            raise CommandError(str(exc)) from None
+        test = request_ab_test(
+            b.bot.owner,
+            a,
+            b,
+            margin=options["margin"],
+            max_pairs=options["max_pairs"],
+            limits=ladder_limits(options["decision_seconds"]),
+        )
         console.print(f"A/B test {test.pk}: {escape(str(b))} against {escape(str(a))}")
         processes = options["processes"] or default_processes()
         while test.status == ABTest.Status.RUNNING:

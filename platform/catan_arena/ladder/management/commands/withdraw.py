@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from catan_arena.accounts.models import User
+from catan_arena.core.commands import AppCommand
 from catan_arena.ladder.services import reinstate_version, withdraw_version
 from catan_arena.submissions.selectors import find_version
 
 
-class Command(BaseCommand):
+class Command(AppCommand):
     help = "Withdraw a bot version from the ladder (its author's choice), or --undo it."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -28,9 +28,6 @@ class Command(BaseCommand):
         user = User.objects.filter(username=options["user"]).first()
         if user is None:
             raise CommandError(f"no user {options['user']!r}")
-        try:
-            (reinstate_version if options["undo"] else withdraw_version)(user, version)
-        except PermissionDenied as exc:
-            raise CommandError(str(exc)) from None
+        (reinstate_version if options["undo"] else withdraw_version)(user, version)
         state = "on the ladder" if version.withdrawn_at is None else "withdrawn from the ladder"
         self.stdout.write(f"{version}: {state}")

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from catan_arena.accounts.models import User
-from catan_arena.submissions.errors import UploadRejected
+from catan_arena.core.commands import AppCommand
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import (
     ValidationUnavailable,
@@ -22,8 +22,9 @@ from catan_arena.submissions.services import (
 )
 
 
-class Command(BaseCommand):
+class Command(AppCommand):
     help = "Upload a bot file (.py) or package (.zip) as the next version of a bot."
+    refused = "upload refused: "
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
@@ -43,12 +44,9 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"cannot read {path}: {exc.strerror}") from None
         owner, _ = User.objects.get_or_create(username=options["owner"])
-        try:
-            outcome = upload_version(
-                owner, options["name"], path.name, data, inherit_rating=options["inherit_rating"]
-            )
-        except UploadRejected as exc:
-            raise CommandError(f"upload refused: {exc}") from None
+        outcome = upload_version(
+            owner, options["name"], path.name, data, inherit_rating=options["inherit_rating"]
+        )
         self.stdout.write(outcome.message)
         version = outcome.version
         if outcome.created and settings.EMBEDDED:

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from catan_arena.core.commands import AppCommand
 from catan_arena.core.limits import TABLE_SIZES
 from catan_arena.matches.embedded import default_processes, run_embedded
 from catan_arena.matches.models import Match
@@ -38,10 +39,10 @@ from catan_arena.tournaments.selectors import (
     standings,
     strengths,
 )
-from catan_arena.tournaments.services import TournamentError, TournamentSpec, run_now
+from catan_arena.tournaments.services import TournamentSpec, run_now
 
 
-class Command(BaseCommand):
+class Command(AppCommand):
     help = "Run a round-robin tournament (default: the built-in bots) and print the standings."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -103,10 +104,7 @@ class Command(BaseCommand):
             ladder=not options["no_ladder"],
             limits=MatchLimits.asked(options["decision_seconds"]),
         )
-        try:
-            tournament = run_now(spec, versions)
-        except TournamentError as exc:
-            raise CommandError(str(exc)) from None
+        tournament = run_now(spec, versions)
         total = progress(tournament).total
         where = "on Celery workers" if not settings.EMBEDDED else "on local workers"
         console.print(
