@@ -20,13 +20,15 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from arena_runner.env import env_path
+
 ENV_LOCK_DIR = "CATAN_CPU_LOCK_DIR"
 """Where the CPU claims live (default: ``catan-arena-cpus`` in the temp dir); matches
 that should not see each other's claims (tests) use different dirs."""
 
 
 def lock_dir() -> Path:
-    return Path(os.environ.get(ENV_LOCK_DIR) or Path(tempfile.gettempdir(), "catan-arena-cpus"))
+    return env_path(ENV_LOCK_DIR, Path(tempfile.gettempdir(), "catan-arena-cpus"))
 
 
 def current_cpu() -> int:

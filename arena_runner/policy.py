@@ -6,13 +6,35 @@ import logging
 import os
 from dataclasses import dataclass, field
 
+from arena_runner.env import EnvError, env_choice, raw
+from arena_runner.sandbox import uids
 from arena_runner.sandbox.limits import Limits
-from arena_runner.sandbox.tiers import SandboxUnavailable, Tier, probe, require
+from arena_runner.sandbox.tiers import (
+    SandboxUnavailable,
+    Tier,
+    cgroups_required,
+    configured_minimum,
+    probe,
+    require,
+)
 
 log = logging.getLogger("arena_runner.sandbox")
 
 ENV_TIER = "CATAN_SANDBOX_TIER"
 """Ask for one tier explicitly (``NONE`` for fast local play with your own bots)."""
+
+
+def check_environment() -> None:
+    """Read every sandbox variable a worker reads at run (tiers, cgroups, uid pool) so
+    that a bad value stops the platform's start-up (``EnvError`` naming it), not its
+    first match."""
+    env_choice(ENV_TIER, Tier.FULL.name, (t.name for t in Tier))
+    try:
+        configured_minimum()
+        cgroups_required()
+    except SandboxUnavailable as exc:
+        raise EnvError(str(exc)) from None
+    uids.pool()
 
 
 @dataclass(frozen=True)
@@ -65,7 +87,7 @@ def resolve_policy(
     """
     limits = limits or Limits()
     if requested is None:
-        requested = os.environ.get(ENV_TIER) or None
+        requested = raw(ENV_TIER)
     if isinstance(requested, str):
         try:
             requested = Tier[requested.strip().upper()]

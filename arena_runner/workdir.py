@@ -7,13 +7,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from arena_runner.env import env_path
+
 ENV_WORKDIR = "CATAN_SANDBOX_WORKDIR"
 """Parent of the work dirs (default: the system temp dir); must be searchable by others."""
 
 
 def make_workdir() -> Path:
     """A fresh ``catan-match-*`` dir (mode 0711) whose parents the sandbox uid can search."""
-    parent = Path(os.environ.get(ENV_WORKDIR) or tempfile.gettempdir()).absolute()
+    parent = env_path(ENV_WORKDIR, tempfile.gettempdir()).absolute()
     path = Path(tempfile.mkdtemp(prefix="catan-match-", dir=parent))
     path.chmod(0o711)
     return path

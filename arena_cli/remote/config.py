@@ -11,6 +11,8 @@ from pathlib import Path
 
 import platformdirs
 
+from arena_runner.env import env_path, raw
+
 ENV_SERVER = "CATAN_ARENA_SERVER"
 ENV_TOKEN = "CATAN_ARENA_TOKEN"
 ENV_CONFIG_DIR = "CATAN_ARENA_CONFIG_DIR"
@@ -24,8 +26,7 @@ class Settings:
 
 
 def config_path() -> Path:
-    folder = os.environ.get(ENV_CONFIG_DIR) or platformdirs.user_config_dir("catan-arena")
-    return Path(folder) / "config.json"
+    return env_path(ENV_CONFIG_DIR, platformdirs.user_config_dir("catan-arena")) / "config.json"
 
 
 def load_file() -> dict[str, str]:
@@ -46,8 +47,8 @@ def load_file() -> dict[str, str]:
 def resolve(server: str | None, token: str | None) -> Settings:
     """The server and token to use (flags win, then the environment, then the file)."""
     stored = load_file()
-    chosen_server = server or os.environ.get(ENV_SERVER) or stored.get("server") or DEFAULT_SERVER
-    chosen_token = token or os.environ.get(ENV_TOKEN) or stored.get("token")
+    chosen_server = server or raw(ENV_SERVER) or stored.get("server") or DEFAULT_SERVER
+    chosen_token = token or raw(ENV_TOKEN) or stored.get("token")
     return Settings(chosen_server.rstrip("/"), chosen_token)
 
 

@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from arena_runner.env import env_path
+
 BOTENV_VERSION = 2
 BASE_PYTHON = "/usr/bin/python3.11"
 REQUIREMENTS = ("orjson==3.13.0", "networkx==3.6.1", "pyseccomp==0.1.2", "numpy==2.4.6")
@@ -31,6 +33,7 @@ policies (weights shipped in the bot's package folder or zip)."""
 SRC_MOUNT = "/arena/src"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAMP_NAME = ".catan-botenv.json"
+ENV_BOTENV = "CATAN_BOTENV"
 
 
 class BotenvError(RuntimeError):
@@ -39,7 +42,7 @@ class BotenvError(RuntimeError):
 
 def default_path() -> Path:
     """``$CATAN_BOTENV``, else ``<repo>/.cache/botenv``."""
-    return Path(os.environ.get("CATAN_BOTENV") or REPO_ROOT / ".cache" / "botenv").absolute()
+    return env_path(ENV_BOTENV, REPO_ROOT / ".cache" / "botenv").absolute()
 
 
 def site_packages(env: Path) -> Path:

@@ -13,6 +13,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena_runner.env import EnvError, env_bool, env_choice
+
 log = logging.getLogger("arena_runner.sandbox")
 
 ENV_MIN_TIER = "CATAN_SANDBOX_MIN_TIER"
@@ -142,18 +144,25 @@ def probe() -> ProbeResult:
 
 def configured_minimum() -> Tier:
     """``$CATAN_SANDBOX_MIN_TIER`` (a tier name), FULL by default."""
-    name = os.environ.get(ENV_MIN_TIER, "FULL").strip().upper()
     try:
-        return Tier[name]
-    except KeyError:
-        raise SandboxUnavailable(f"{ENV_MIN_TIER}={name!r} is not a tier name") from None
+        return Tier[env_choice(ENV_MIN_TIER, Tier.FULL.name, (t.name for t in Tier))]
+    except EnvError as exc:
+        raise SandboxUnavailable(str(exc)) from None
+
+
+def cgroups_required() -> bool:
+    """``$CATAN_SANDBOX_REQUIRE_CGROUPS`` (a boolean), off by default."""
+    try:
+        return env_bool(ENV_REQUIRE_CGROUPS, False)
+    except EnvError as exc:
+        raise SandboxUnavailable(str(exc)) from None
 
 
 def require(minimum: Tier | None = None, *, cgroups: bool | None = None) -> ProbeResult:
     """Return the probe result, or raise ``SandboxUnavailable`` below ``minimum``."""
     minimum = configured_minimum() if minimum is None else minimum
     if cgroups is None:
-        cgroups = os.environ.get(ENV_REQUIRE_CGROUPS, "") not in ("", "0", "false", "no")
+        cgroups = cgroups_required()
     result = probe()
     if result.tier < minimum:
         raise SandboxUnavailable(

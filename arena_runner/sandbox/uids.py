@@ -17,6 +17,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena_runner.env import EnvError, env_path, raw
+
 ENV_POOL = "CATAN_SANDBOX_UIDS"
 DEFAULT_POOL = range(64000, 64256)
 ENV_LOCK_DIR = "CATAN_UID_LOCK_DIR"
@@ -24,20 +26,20 @@ ENV_LOCK_DIR = "CATAN_UID_LOCK_DIR"
 
 def pool() -> range:
     """The configured uid range (``ValueError`` naming the variable if malformed)."""
-    raw = os.environ.get(ENV_POOL)
-    if not raw:
+    value = raw(ENV_POOL)
+    if value is None:
         return DEFAULT_POOL
     try:
-        first, last = (int(part) for part in raw.split("-", 1))
+        first, last = (int(part) for part in value.split("-", 1))
     except ValueError:
-        raise ValueError(f"{ENV_POOL}={raw!r}: expected FIRST-LAST, e.g. 64000-64255") from None
+        raise EnvError(f"{ENV_POOL}={value!r}: expected FIRST-LAST, e.g. 64000-64255") from None
     if not 1000 <= first <= last < 2**31:
-        raise ValueError(f"{ENV_POOL}={raw!r}: a range of unprivileged uids, FIRST <= LAST")
+        raise EnvError(f"{ENV_POOL}={value!r}: a range of unprivileged uids, FIRST <= LAST")
     return range(first, last + 1)
 
 
 def lock_dir() -> Path:
-    return Path(os.environ.get(ENV_LOCK_DIR) or Path(tempfile.gettempdir(), "catan-arena-uids"))
+    return env_path(ENV_LOCK_DIR, Path(tempfile.gettempdir(), "catan-arena-uids"))
 
 
 @dataclass

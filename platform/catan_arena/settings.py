@@ -1,4 +1,5 @@
-"""Settings, from the environment (django-environ); a bad value stops start-up.
+"""Settings, from the environment (read strictly by :mod:`arena_runner.env`, URLs parsed
+by django-environ); a bad value stops start-up with a message naming the variable.
 
 With no environment at all this is the **embedded default**: SQLite in the data folder
 (``CATAN_ARENA_DATA``, default ``.data/`` beside ``manage.py``), no broker (matches run in
@@ -18,44 +19,25 @@ from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
 from arena_runner.clock_limits import DECISION_SECONDS, TIME_BANK_SECONDS
+from arena_runner.env import env_bool, env_choice, env_float, env_int, env_path, env_str
+from arena_runner.policy import check_environment
 from arena_runner.validation_policy import UPLOAD_CAPS
 from catan_arena.core.queues import MATCH_QUEUE
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 """The checkout: ``manage.py``, ``templates/``, ``platform/``."""
 
-env = environ.Env()
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-
-
-def strict_bool(name: str, default: bool) -> bool:
-    """A boolean variable; anything but a known spelling is an error (django-environ's
-    own ``bool`` reads every unknown word as False)."""
-    raw = env.str(name, default=str(default)).strip().lower()
-    if raw in _TRUE:
-        return True
-    if raw in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true or false)")
-
 
 def positive_float(name: str, default: float) -> float:
-    value = env.float(name, default=default)
-    if not value > 0:
-        raise ImproperlyConfigured(f"{name}={value!r} must be positive")
-    return float(value)
+    return env_float(name, default, above=0)
 
 
 def positive_int(name: str, default: int) -> int:
-    value = env.int(name, default=default)
-    if value < 1:
-        raise ImproperlyConfigured(f"{name}={value!r} must be at least 1")
-    return int(value)
+    return env_int(name, default, at_least=1)
 
 
-DATA_DIR = Path(env.str("CATAN_ARENA_DATA", default=str(BASE_DIR / ".data"))).absolute()
+check_environment()  # the sandbox variables a worker reads at run, checked now
+DATA_DIR = env_path("CATAN_ARENA_DATA", BASE_DIR / ".data").absolute()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 BOT_CACHE_DIR = DATA_DIR / "bot-cache"
 """Where a worker writes the versions it plays, by sha256 (the database holds them)."""
@@ -64,9 +46,9 @@ BOT_CACHE_DIR = DATA_DIR / "bot-cache"
 def _secret_key() -> str:
     """``DJANGO_SECRET_KEY``; on the embedded default one made once and kept in the data
     folder (readable by its owner only)."""
-    key = env.str("DJANGO_SECRET_KEY", default="")
+    key = env_str("DJANGO_SECRET_KEY", "")
     if key:
-        return str(key)
+        return key
     path = DATA_DIR / "secret-key"
     if not path.exists():
         path.touch(mode=0o600)
@@ -75,20 +57,24 @@ def _secret_key() -> str:
 
 
 SECRET_KEY = _secret_key()
-DEBUG = strict_bool("DJANGO_DEBUG", default=False)
-ALLOWED_HOSTS: list[str] = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS = [
+    host.strip()
+    for host in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",")
+    if host.strip()
+]
 
 # Served over HTTPS (a server behind its TLS proxy): secure cookies, HSTS, HTTPS only.
 # Off by default: the embedded default's site is plain http://127.0.0.1.
-HTTPS = strict_bool("CATAN_ARENA_HTTPS", default=False)
+HTTPS = env_bool("CATAN_ARENA_HTTPS", default=False)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
     SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # the container's own health check
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = positive_int("CATAN_ARENA_HSTS_SECONDS", 31_536_000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = strict_bool("CATAN_ARENA_HSTS_SUBDOMAINS", default=True)
-    SECURE_HSTS_PRELOAD = strict_bool("CATAN_ARENA_HSTS_PRELOAD", default=True)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("CATAN_ARENA_HSTS_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("CATAN_ARENA_HSTS_PRELOAD", default=True)
     CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host != "*"]
 SESSION_COOKIE_HTTPONLY = True
 
@@ -99,12 +85,14 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # The domain apps in their layer order (docs/ARCHITECTURE.md): receivers of the
+    # match-finished hook run in this order, so ratings come before the competitions.
     "catan_arena.accounts",
     "catan_arena.submissions",
     "catan_arena.matches",
-    "catan_arena.tournaments",
     "catan_arena.ratings",
     "catan_arena.ladder",
+    "catan_arena.tournaments",
     "catan_arena.abtests",
     "catan_arena.embedded",
     "catan_arena.api",
@@ -139,11 +127,9 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses before a password is hashed
     "django.contrib.auth.backends.ModelBackend",
 ]
-TRUSTED_PROXIES = env.int("CATAN_ARENA_TRUSTED_PROXIES", default=0)
+TRUSTED_PROXIES = env_int("CATAN_ARENA_TRUSTED_PROXIES", 0, at_least=0)
 """Proxies in front of the site that append the address they saw to X-Forwarded-For:
 the client's address is the one the outermost of them saw (0: the connecting address)."""
-if TRUSTED_PROXIES < 0:
-    raise ImproperlyConfigured(f"CATAN_ARENA_TRUSTED_PROXIES={TRUSTED_PROXIES} must be >= 0")
 AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
 AXES_FAILURE_LIMIT = positive_int("CATAN_ARENA_LOGIN_FAILURES", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=positive_int("CATAN_ARENA_LOGIN_COOLOFF_MINUTES", 10))
@@ -157,8 +143,8 @@ AXES_VERBOSE = False
 
 # Mail (password resets): the console on the embedded default; a server sets EMAIL_URL
 # (django-environ: smtp://, smtp+tls://user:password@host:587, consolemail://).
-vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="webmaster@localhost")
+vars().update(environ.Env.email_url_config(env_str("EMAIL_URL", "consolemail://")))
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 PASSWORD_RESET_TIMEOUT = 3 * 3600  # seconds a reset link stays good
 
 # Content-Security-Policy (django-csp): the site's scripts and styles are static files
@@ -204,7 +190,7 @@ TEMPLATES = [
 
 def _database() -> dict[str, Any]:
     default = f"sqlite:///{DATA_DIR / 'db.sqlite3'}"
-    db: dict[str, Any] = env.db_url("DATABASE_URL", default=default)
+    db: dict[str, Any] = environ.Env.db_url_config(env_str("DATABASE_URL", default))
     if db["ENGINE"] == "django.db.backends.sqlite3":
         # Several local worker processes write: wait for the lock, take it at BEGIN.
         db["OPTIONS"] = {
@@ -234,12 +220,12 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(env.str("CATAN_ARENA_STATIC_ROOT", default=str(DATA_DIR / "static")))
+STATIC_ROOT = env_path("CATAN_ARENA_STATIC_ROOT", DATA_DIR / "static")
 # whitenoise serves the static files from every web process. An image that ran
 # collectstatic (the Dockerfile) sets CATAN_ARENA_STATIC_MANIFEST: compressed files with
 # hashed names, cached for ever. Elsewhere (the embedded default, the tests) they are
 # served straight from the apps' folders, no collectstatic needed.
-STATIC_MANIFEST = strict_bool("CATAN_ARENA_STATIC_MANIFEST", default=False)
+STATIC_MANIFEST = env_bool("CATAN_ARENA_STATIC_MANIFEST", default=False)
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -267,7 +253,7 @@ FILE_UPLOAD_HANDLERS = [
 
 # Matches.
 MATCH_DECISION_SECONDS = positive_float("CATAN_ARENA_DECISION_SECONDS", DECISION_SECONDS)
-MATCH_TIME_BANK_SECONDS = env.float("CATAN_ARENA_TIME_BANK_SECONDS", default=TIME_BANK_SECONDS)
+MATCH_TIME_BANK_SECONDS = env_float("CATAN_ARENA_TIME_BANK_SECONDS", TIME_BANK_SECONDS, at_least=0)
 MATCH_MAX_ATTEMPTS = positive_int("CATAN_ARENA_MATCH_ATTEMPTS", 3)
 MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
 """Seconds past a match's own time budget before a running match counts as lost."""
@@ -278,9 +264,9 @@ if MATCH_HEARTBEAT_TIMEOUT <= 2 * MATCH_HEARTBEAT_SECONDS:
     raise ImproperlyConfigured(
         "CATAN_ARENA_HEARTBEAT_TIMEOUT must exceed twice CATAN_ARENA_HEARTBEAT_SECONDS"
     )
-WARM_SANDBOXES = env.int("CATAN_ARENA_WARM_SANDBOXES", default=4)
+WARM_SANDBOXES = env_int("CATAN_ARENA_WARM_SANDBOXES", 4, at_least=0)
 
-# Fair use of the workers, per author (catan_arena.core.fair_use; uploads: the "upload"
+# Fair use of the workers, per author (catan_arena.abtests.fair_use; uploads: the "upload"
 # rate below, both doors, rejected attempts included).
 AUTHOR_MATCHES_IN_FLIGHT = positive_int("CATAN_ARENA_AUTHOR_MATCHES_IN_FLIGHT", 6)
 """An author's A/B games and validations queued or running at once."""
@@ -288,21 +274,21 @@ AUTHOR_AB_TESTS = positive_int("CATAN_ARENA_AUTHOR_AB_TESTS", 2)
 """A/B tests one author may have running at once."""
 AB_MAX_PAIRS = positive_int("CATAN_ARENA_AB_MAX_PAIRS", 400)
 """The most pairs an A/B test may ask for (its limits are at most the ladder's)."""
-HOUSE_BOTS_ON_LADDER = strict_bool("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", default=True)
+HOUSE_BOTS_ON_LADDER = env_bool("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", default=True)
 """The built-in bots are on the ladder from the first start (the matchmaker registers them)."""
 
 # The cache (throttles of the API and the site's forms): local memory per process by
 # default; a server shares one in Redis (``CACHE_URL=redis://redis:6379/1``).
-CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+CACHES = {"default": environ.Env.cache_url_config(env_str("CACHE_URL", "locmemcache://"))}
 if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
     # axes warns that a process-local cache counts log-in failures per web process: on
     # the embedded default (one person's platform on 127.0.0.1) that is accepted.
     SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Celery (server mode). No broker: the embedded default, which never imports a broker.
-CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default="")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 EMBEDDED = not CELERY_BROKER_URL
-FIRST_ACCOUNT_ORGANIZES = strict_bool("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", default=EMBEDDED)
+FIRST_ACCOUNT_ORGANIZES = env_bool("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", default=EMBEDDED)
 """The first account signed up may organize tournaments (on by default on the embedded
 default, one person's own platform; a server grants the role in the admin)."""
 CELERY_TASK_DEFAULT_QUEUE = MATCH_QUEUE  # validations go to VALIDATION_QUEUE (core.queues)
@@ -350,8 +336,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "catan_arena.api.pagination.Pages",
     "EXCEPTION_HANDLER": "catan_arena.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
-        "upload": env.str("CATAN_ARENA_UPLOAD_RATE", default="30/hour"),
-        "signup": env.str("CATAN_ARENA_SIGNUP_RATE", default="10/hour"),
+        "upload": env_str("CATAN_ARENA_UPLOAD_RATE", "30/hour"),
+        "signup": env_str("CATAN_ARENA_SIGNUP_RATE", "10/hour"),
     },
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
 }
@@ -372,9 +358,12 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+LOG_LEVEL = env_choice(
+    "CATAN_ARENA_LOG_LEVEL", "WARNING", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("CATAN_ARENA_LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }

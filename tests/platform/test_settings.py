@@ -32,7 +32,21 @@ def test_the_defaults_are_the_embedded_sqlite_and_no_broker(tmp_path: object) ->
         ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG='maybe' is not a boolean"),
         ({"CATAN_ARENA_MATCH_ATTEMPTS": "0"}, "CATAN_ARENA_MATCH_ATTEMPTS=0 must be at least 1"),
         ({"CATAN_ARENA_DECISION_SECONDS": "-1"}, "must be positive"),
-        ({"CATAN_ARENA_MATCH_ATTEMPTS": "three"}, "invalid literal for int()"),
+        (
+            {"CATAN_ARENA_MATCH_ATTEMPTS": "three"},
+            "CATAN_ARENA_MATCH_ATTEMPTS='three' is not a whole",
+        ),
+        (
+            {"CATAN_ARENA_TIME_BANK_SECONDS": "-5"},
+            "CATAN_ARENA_TIME_BANK_SECONDS=-5 must be at least 0",
+        ),
+        ({"CATAN_ARENA_WARM_SANDBOXES": "-1"}, "CATAN_ARENA_WARM_SANDBOXES=-1 must be at least 0"),
+        ({"CATAN_ARENA_LOG_LEVEL": "loud"}, "CATAN_ARENA_LOG_LEVEL='loud' is not one of"),
+        (
+            {"CATAN_SANDBOX_REQUIRE_CGROUPS": "of"},
+            "CATAN_SANDBOX_REQUIRE_CGROUPS='of' is not a boolean",
+        ),
+        ({"CATAN_SANDBOX_UIDS": "64000"}, "CATAN_SANDBOX_UIDS='64000': expected FIRST-LAST"),
         ({"DATABASE_URL": "nosuchdb://x/y"}, "nosuchdb"),
     ],
 )
@@ -40,3 +54,16 @@ def test_a_bad_value_fails_loudly(tmp_path: object, env: dict[str, str], words: 
     run = check(tmp_path, **env)
     assert run.returncode != 0
     assert words in run.stderr
+
+
+def test_the_readme_s_own_words_start_it(tmp_path: object) -> None:
+    """The README's boolean words, its ``off`` among them, are read, not refused."""
+    run = check(
+        tmp_path,
+        CATAN_SANDBOX_REQUIRE_CGROUPS="off",
+        DJANGO_DEBUG="no",
+        CATAN_ARENA_STATIC_MANIFEST="0",
+        CATAN_ARENA_HOUSE_BOTS_ON_LADDER="on",
+        CATAN_ARENA_LOG_LEVEL="info",
+    )
+    assert run.returncode == 0, run.stderr
