@@ -4,6 +4,8 @@ grant a role in the admin or with :func:`.services.grant_role`)."""
 from __future__ import annotations
 
 ORGANIZERS = "Organizers"
+ORGANIZE = "tournaments.organize"
+"""The permission to organize tournaments (held by the Organizers role)."""
 
 ROLE_PERMISSIONS: dict[str, dict[str, list[str]]] = {
     ORGANIZERS: {
@@ -12,3 +14,9 @@ ROLE_PERMISSIONS: dict[str, dict[str, list[str]]] = {
     },
 }
 """Role → app label → permission codenames."""
+
+
+def may_organize(user: object) -> bool:
+    """Whether ``user`` (signed in or not) may organize tournaments: the one check the
+    services, the API, the pages and the admin make."""
+    return bool(getattr(user, "is_authenticated", False) and user.has_perm(ORGANIZE))  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catan_arena.accounts.models import ApiToken, User
+from catan_arena.accounts.roles import may_organize
 from catan_arena.accounts.tokens import create_token, revoke_token
 from catan_arena.api.authentication import ApiTokenAuthentication
 
@@ -25,7 +26,7 @@ class UserSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         fields = ("id", "username", "date_joined", "is_organizer")
 
     def get_is_organizer(self, user: User) -> bool:
-        return user.has_perm("tournaments.organize")
+        return may_organize(user)
 
 
 class TokenSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]

@@ -8,6 +8,8 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from catan_arena.accounts.roles import may_organize
+
 
 class IsOrganizerOrReadOnly(BasePermission):
     message = "only organizers can do this"
@@ -15,7 +17,7 @@ class IsOrganizerOrReadOnly(BasePermission):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        return bool(request.user and request.user.has_perm("tournaments.organize"))
+        return may_organize(request.user)
 
 
 def is_owner(request: Request, owner_id: Any) -> bool:

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from catan_arena.accounts.models import User
+from catan_arena.accounts.roles import may_organize
 from catan_arena.core.page_errors import as_validation_error, message_on_refusal
 from catan_arena.matches.services import MatchLimits
 from catan_arena.tournaments.models import Entry, Tournament
@@ -27,7 +28,6 @@ SETTINGS = (
     "decision_seconds", "time_bank_seconds", "ladder", "starts_at", "max_entries",
     "entries_per_author",
 )  # fmt: skip
-EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.OPEN)
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -68,7 +68,7 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return obj is None or obj.status in EDITABLE
+        return obj is None or obj.status in Tournament.NOT_STARTED
 
 
 @admin.register(Tournament)
@@ -81,7 +81,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     actions = ["open_entries", "start_now", "cancel"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        if obj is not None and obj.status not in EDITABLE:
+        if obj is not None and obj.status not in Tournament.NOT_STARTED:
             return (*SETTINGS, *self.readonly_fields)  # settled once it started
         return self.readonly_fields
 
@@ -150,4 +150,4 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return f"{done} / {total}"
 
     def has_organize_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("tournaments.organize")
+        return may_organize(request.user)

@@ -25,6 +25,9 @@ class Tournament(models.Model):
         FINISHED = "finished"
         CANCELLED = "cancelled"
 
+    NOT_STARTED = (Status.DRAFT, Status.OPEN)
+    """Before its start: settings may change, entries be withdrawn, a start be set."""
+
     name = models.CharField(max_length=120)
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
@@ -67,6 +70,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def takes_entries(self) -> bool:
+        """Whether bots may be entered now: only while open (a draft is being set up)."""
+        return self.status == self.Status.OPEN
 
 
 class Entry(models.Model):

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from catan_arena.accounts.models import User
+from catan_arena.accounts.roles import may_organize
 from catan_arena.core.errors import Conflict, Forbidden, Invalid
 from catan_arena.core.limits import TOURNAMENT_BOUNDS, table_size_problem, tournament_problem
 from catan_arena.ladder.selectors import why_not_playable
@@ -36,7 +37,6 @@ from engine.rng import new_seed
 
 Status = Tournament.Status
 Format = Tournament.Format
-ORGANIZE = "tournaments.organize"
 
 
 class TournamentError(Conflict):
@@ -53,7 +53,7 @@ class SpecError(Invalid, TournamentError):
 def require_organizer(user: User) -> None:
     """``Forbidden`` unless ``user`` may organize tournaments (granted in the admin:
     the permission "Can organize tournaments", or the Organizers group)."""
-    if not user.has_perm(ORGANIZE):
+    if not may_organize(user):
         raise Forbidden(f"{user} is not an organizer")
 
 
@@ -155,7 +155,7 @@ def schedule_start(organizer: User, tournament: Tournament, starts_at: datetime)
     require_organizer(organizer)
     with transaction.atomic():
         locked = _locked(tournament)
-        if locked.status not in (Status.DRAFT, Status.OPEN):
+        if locked.status not in Tournament.NOT_STARTED:
             raise TournamentError(f"a {locked.status} tournament cannot be rescheduled")
         locked.starts_at = starts_at
         locked.save(update_fields=["starts_at"])
@@ -166,14 +166,14 @@ def enter_tournament(user: User, tournament: Tournament, version: BotVersion) ->
     """Enter ``version`` while entries are open: its author (or an organizer, who may
     also enter the built-in bots), an active version, within the entry rules."""
     owner = version.bot.owner
-    if owner.pk != user.pk and not user.has_perm(ORGANIZE):
+    if owner.pk != user.pk and not may_organize(user):
         raise Forbidden("only its author can enter a bot")
     refusal = why_not_playable(version)
     if refusal is not None:
         raise TournamentError(refusal)
     with transaction.atomic():
         locked = _locked(tournament)
-        if locked.status != Status.OPEN:
+        if not locked.takes_entries:
             raise TournamentError(f"entries are not open ({locked.status})")
         entries = list(locked.entries.select_related("version__bot__owner"))
         if any(e.version_id == version.pk for e in entries):
@@ -190,11 +190,11 @@ def enter_tournament(user: User, tournament: Tournament, version: BotVersion) ->
 
 def withdraw_entry(user: User, tournament: Tournament, version: BotVersion) -> None:
     """Take an entry back while entries are open (its author or an organizer)."""
-    if version.bot.owner_id != user.pk and not user.has_perm(ORGANIZE):
+    if version.bot.owner_id != user.pk and not may_organize(user):
         raise Forbidden("only its author can withdraw an entry")
     with transaction.atomic():
         locked = _locked(tournament)
-        if locked.status not in (Status.DRAFT, Status.OPEN):
+        if locked.status not in Tournament.NOT_STARTED:
             raise TournamentError(f"entries are closed ({locked.status})")
         deleted, _ = Entry.objects.filter(tournament=locked, version=version).delete()
         if not deleted:
@@ -206,7 +206,7 @@ def start_tournament(tournament: Tournament) -> Tournament:
     field that cannot be scheduled cancels it, with the reason in ``note``."""
     with transaction.atomic():
         locked = _locked(tournament)
-        if locked.status not in (Status.DRAFT, Status.OPEN):
+        if locked.status not in Tournament.NOT_STARTED:
             raise TournamentError(f"a {locked.status} tournament cannot start")
         versions = [e.version for e in locked.entries.select_related("version__bot__owner")]
         try:

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from catan_arena.accounts.models import User
+from catan_arena.accounts.roles import may_organize
 from catan_arena.core.errors import Invalid
 from catan_arena.core.limits import DECISION_BOUND, TIME_BANK_BOUND, TOURNAMENT_BOUNDS
 from catan_arena.core.page_errors import Refusal, message_on_refusal
@@ -23,7 +24,6 @@ from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import playing_versions
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.services import (
-    ORGANIZE,
     TournamentSpec,
     cancel_tournament,
     create_tournament,
@@ -106,10 +106,6 @@ class TournamentForm(forms.Form):
         )
 
 
-def may_organize(user: object) -> bool:
-    return bool(getattr(user, "is_authenticated", False) and user.has_perm(ORGANIZE))  # type: ignore[attr-defined]
-
-
 @login_required
 def new_tournament(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
@@ -130,8 +126,8 @@ def enterable(
     user: User | AnonymousUser, tournament: Tournament
 ) -> QuerySet[BotVersion] | list[BotVersion]:
     """The versions ``user`` may enter: an organizer any bot's playing version, an author
-    their own active versions; none once entries are closed."""
-    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.OPEN):
+    their own active versions; none unless the tournament takes entries (as the service)."""
+    if not tournament.takes_entries:
         return []
     if not isinstance(user, User):
         return []

@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from catan_arena.accounts.roles import may_organize
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import (
     may_watch,
@@ -206,7 +207,7 @@ def _int(raw: str | None, default: int) -> int:
 def tournaments(request: HttpRequest) -> HttpResponse:
     context = {
         "tournaments": selectors.tournament_list(),
-        "organizer": organizing.may_organize(request.user),
+        "organizer": may_organize(request.user),
     }
     return render(request, "web/tournaments.html", context)
 
@@ -225,7 +226,7 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
         "progress": progress(found),
         "fixtures": fixtures,
         "entries": entries,
-        "organizer": organizing.may_organize(request.user),
+        "organizer": may_organize(request.user),
         "enterable": organizing.enterable(request.user, found),
         "polling": found.status == Tournament.Status.RUNNING
         or (found.status == Tournament.Status.OPEN and found.starts_at is not None),
