@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: setup play serve test lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-validation bench-bank-zero clean
+.PHONY: setup services play serve test test-fast lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-validation bench-bank-zero clean
 
 setup: $(STAMP)
 
@@ -28,6 +28,14 @@ $(STAMP): pyproject.toml
 	PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e ".[dev,gym]"  # no setuptools banner
 	$(PY) -c 'import sys; from arena_runner.sandbox.botenv import main; sys.exit(main([]))'
 	touch $(STAMP)
+
+## The platform's tests start a PostgreSQL and a Redis of their own on free ports
+## (tests/support/services.py), never this machine's: Debian's packages, installed when missing.
+services:
+	@{ ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server && command -v psql; } \
+		>/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		(apt-get update -qq && apt-get install -y -qq postgresql redis-server >/dev/null) ; } || \
+		echo "warning: the platform's tests need Debian's postgresql and redis-server: install them"
 
 ## What tests/platform/test_compose.py validates docker-compose.yml with (docker-compose, the schema).
 $(VENV)/.compose-validator: .ci/compose-validator $(STAMP)
@@ -54,7 +62,13 @@ lint: setup
 typecheck: setup
 	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots platform/catan_arena
 
-pytest: setup $(VENV)/.compose-validator
+## The fast tier, under a minute: the engine, the bots, the runner and the competition math
+## (no Django, no PostgreSQL or Redis; not the slow, serial or own-process tests).
+test-fast: setup
+	$(PY) -m pytest -n 2 -q -p no:django -W "ignore::pytest.PytestConfigWarning" \
+		-m "not slow and not serial and not own_process" tests/engine tests/bots tests/runner tests/arena
+
+pytest: setup services $(VENV)/.compose-validator
 	$(PY) -m pytest -n 2 -q -m "not serial and not own_process"
 	$(PY) -m pytest -q -m "serial and not own_process"
 	$(PY) -m pytest -q -m own_process

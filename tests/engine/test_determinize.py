@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import Game, RulesConfig
 from engine.determinize import determinize
 from engine.types import BANK_PER_RESOURCE
 
 
+@pytest.mark.slow
 def test_determinized_states_have_the_same_public_view_and_legal_actions() -> None:
     checked = 0
     for seed in range(40):

@@ -91,6 +91,7 @@ def test_board_graph_is_the_base_game() -> None:
 # --- invariants along random games --------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(GAME_SETTINGS, max_examples=80)
 @given(seed=SEEDS, config=CONFIGS, trade_rate=TRADE_RATES, build_bias=BUILD_BIAS)
 def test_invariants_after_every_step(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,6 +223,7 @@ def test_legal_list_matches_apply(seed: int, config: RulesConfig) -> None:
         check_state(game, rng)
 
 
+@pytest.mark.slow
 def test_legal_list_matches_apply_many_seeds() -> None:
     """A deterministic sweep: 40 games, about 15 states each, all phases visited."""
     phases: set[Phase] = set()

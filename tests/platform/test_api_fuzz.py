@@ -17,7 +17,7 @@ from catan_arena.accounts.services import grant_role
 from catan_arena.accounts.tokens import create_token
 from tests.support.records import active_bots
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
 
 @pytest.mark.parametrize("signed_in", [True, False], ids=["organizer", "anonymous"])

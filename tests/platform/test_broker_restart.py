@@ -30,7 +30,11 @@ from tests.support.services import Redis
 
 # A process of its own: after these, or after a test on the shared Redis, Celery's app in
 # the same process was seen publishing to the wrong server (not understood yet).
-pytestmark = [pytest.mark.own_process, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.own_process,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(600),
+]
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 SLOW_BOT = VALID_BOT.replace(
     b"    def act(self, observation):\n",

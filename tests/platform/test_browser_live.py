@@ -26,7 +26,7 @@ from tests.support.browser import PASSWORD, SHOTS
 from tests.support.celery_worker import CeleryWorker
 from tests.support.records import active_bots
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 SLOW_BOT = b"""
 import time
 

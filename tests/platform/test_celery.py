@@ -25,7 +25,7 @@ from tests.support.bots import VALID_BOT
 from tests.support.celery_worker import CeleryWorker, wait_for
 from tests.support.records import active_bots
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 SLOW_BOT = VALID_BOT.replace(
     b"        legal = observation.legal_actions\n",

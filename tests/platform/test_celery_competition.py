@@ -34,7 +34,7 @@ from tests.support.bots import VALID_BOT
 from tests.support.celery_worker import CeleryWorker, wait_for
 from tests.support.records import active_bots, assert_one_board_and_dice
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 TICKS = {"CATAN_ARENA_TOURNAMENT_TICK_SECONDS": "1", "CATAN_ARENA_LADDER_TICK_SECONDS": "1"}
 

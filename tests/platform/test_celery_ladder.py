@@ -16,7 +16,7 @@ from catan_arena.ladder.services import fill_ladder, set_ladder_paused
 from catan_arena.submissions.models import BotVersion
 from tests.support.celery_worker import CeleryWorker, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 HOUSE = {"heuristic", "random", "search"}
 
 

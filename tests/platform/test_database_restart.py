@@ -20,7 +20,7 @@ from catan_arena.submissions.models import BotVersion
 from tests.support.celery_worker import CeleryWorker
 from tests.support.services import suite_services
 
-pytestmark = [pytest.mark.serial, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.serial, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 

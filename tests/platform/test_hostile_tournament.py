@@ -20,7 +20,7 @@ from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import TournamentSpec, run_now
 from tests.support.celery_worker import CeleryWorker, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 TEMPLATE = """
 import os
 import sys

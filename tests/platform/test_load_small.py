@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.timeout(1200)  # longer than the suite's default (pyproject.toml)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -9,8 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.bots import SOURCES, VALID_BOT
 from tests.support.serve_tree import ROOT, embedded_env
+
+pytestmark = pytest.mark.timeout(900)  # longer than the suite's default (pyproject.toml)
 
 
 def manage(data: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -47,7 +47,7 @@ from tests.support import netns
 from tests.support.records import active_bots
 from tests.support.services import pg_bin, suite_services
 
-pytestmark = [pytest.mark.own_process]
+pytestmark = [pytest.mark.own_process, pytest.mark.timeout(900)]
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / ".artifacts" / "scale-out"
 DECISION, BANK = 0.05, 0.5  # random-playing bots: each seat's game budget 6.5 s

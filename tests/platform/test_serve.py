@@ -27,6 +27,8 @@ SOURCE = b'''
 import time
 from bots import Player
 
+pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
+
 class Sleepy(Player):
     def act(self, observation):
         time.sleep(0.05)

@@ -20,6 +20,8 @@ from tests.support.bots import SOURCES, VALID_BOT
 from tests.support.browser import PASSWORD, SHOTS
 from tests.support.serve_tree import ROOT, ServeTree, embedded_env, wait_for
 
+pytestmark = pytest.mark.timeout(900)  # longer than the suite's default (pyproject.toml)
+
 VALIDATED_WITHIN = 15.0
 """Seconds from an upload to its verdict (the issue's bound)."""
 

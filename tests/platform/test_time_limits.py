@@ -35,6 +35,8 @@ STALLER = f"""
 import time
 from bots import Player
 
+pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
+
 
 class Staller(Player):
     \"\"\"Uses every allowance: most of the start-up, then 90% of each decision's budget

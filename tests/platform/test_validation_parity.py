@@ -17,7 +17,7 @@ from catan_arena.submissions.errors import UploadRejected
 from catan_arena.submissions.services import upload_version, validate_version
 from tests.support.bots import VALID_BOT, make_zip
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.timeout(600)]
 ROOT = Path(__file__).resolve().parents[2]
 
 SLOW = b"""

@@ -9,8 +9,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from arena_runner.sandbox.tiers import Tier
 from tests.support.sandbox import need_tier
+
+pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "bots" / "examples" / "trained_policy"
