@@ -95,13 +95,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="re-simulate a replay file and summarise it; `replay download ID` fetches one",
+        help="re-simulate a replay file (`replay FILE`) or download one (`replay download ID`)",
     )
-    replay.add_argument(
-        "file", nargs="+", metavar="FILE | download ID", help="a replay JSON file, or download ID"
+    replay_sub = replay.add_subparsers(dest="replay_command", required=True)
+    check = replay_sub.add_parser(
+        "check",
+        help="re-simulate a replay file, check it reproduces, summarise it "
+        "(`catan-arena replay FILE` for short)",
     )
-    replay.add_argument("-o", "--output", help="download: where to write it (match-ID.json)")
-    add_server_flags(replay)
+    check.add_argument("file", metavar="FILE", help="a replay JSON file")
+    download = replay_sub.add_parser(
+        "download", help="download a finished match's replay from the server"
+    )
+    download.add_argument("id", type=int, metavar="MATCH_ID")
+    download.add_argument("-o", "--output", help="where to write it (default: match-ID.json)")
+    add_server_flags(download)
 
     login = sub.add_parser("login", help="log in to a Catan Arena server; keeps an API token")
     login.add_argument("--username")
@@ -140,8 +148,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+REPLAY_COMMANDS = ("check", "download")
+
+
+def expand(argv: Sequence[str]) -> list[str]:
+    """The short form ``catan-arena replay FILE`` is ``catan-arena replay check FILE``."""
+    argv = list(argv)
+    if argv[:1] == ["replay"] and len(argv) > 1:
+        first = argv[1]
+        if first not in REPLAY_COMMANDS and not first.startswith("-"):
+            return ["replay", "check", *argv[1:]]
+    return argv
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(expand(sys.argv[1:] if argv is None else argv))
     if args.command == "play":
         from arena_cli.play import run_play
 
@@ -150,15 +171,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from arena_cli.validate import run_validate
 
         return run_validate(args)
-    if args.command == "replay" and args.file[0] == "download":
-        if len(args.file) != 2 or not args.file[1].isdigit():
-            build_parser().error("write: catan-arena replay download MATCH_ID")
-        args.id, args.remote = int(args.file[1]), "replay-download"
+    if args.command == "replay" and args.replay_command == "download":
+        args.remote = "replay-download"
         return run_remote(args)
     if args.command == "replay":
         from arena_cli.replay_cmd import run_replay
 
-        return run_replay(args.file[0])
+        return run_replay(args.file)
     if args.command in ("login", "upload", "matches", "ab-test"):
         args.remote = args.command
         return run_remote(args)

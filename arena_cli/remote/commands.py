@@ -123,11 +123,28 @@ def _matches(api: Api, args: argparse.Namespace, console: Console) -> int:
 
 
 def _download(api: Api, args: argparse.Namespace, console: Console) -> int:
+    """A finished match's replay as the API serves it (``/matches/ID/replay/``): faults
+    in plain words; refused (404) while a game sharing its seed is queued or running,
+    and for staff then served with its seed withheld (``null``)."""
     response = api.request("GET", f"/matches/{args.id}/replay/")
+    try:
+        replay = response.json()
+    except ValueError:
+        raise ApiError(f"the server's answer for match {args.id} is not a replay") from None
+    if not isinstance(replay, dict) or "steps" not in replay:
+        raise ApiError(f"the server's answer for match {args.id} is not a replay")
     out = Path(args.output or f"match-{args.id}.json")
     out.write_bytes(response.content)
-    console.print(f"replay of match {args.id} written to {out} ({len(response.content):,} bytes)")
-    console.print(f"check it: catan-arena replay {out}")
+    size = len(response.content)
+    where = escape(str(out))
+    console.print(f"replay of match {args.id} written to {where} ({size:,} bytes)", soft_wrap=True)
+    if replay.get("seed") is None:
+        console.print(
+            "its seed is withheld while a game sharing it is still to be played: "
+            "download it again once that game is done to re-simulate it"
+        )
+    else:
+        console.print(f"check it: catan-arena replay {where}", soft_wrap=True)
     return 0
 
 
