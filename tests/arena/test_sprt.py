@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 import pytest
 
@@ -43,12 +44,27 @@ def test_error_rates_are_near_alpha_and_beta() -> None:
     assert missed / trials < 0.09  # beta = 0.05
 
 
+def stopped(mean: float, seed: int, cap: int = 5000) -> tuple[int, Verdict]:
+    """Pairs until the test stops (``cap`` if it never does) and its verdict, on pairs of
+    score differences drawn around ``mean``."""
+    rng = random.Random(seed)
+    pairs: list[float] = []
+    while len(pairs) < cap:
+        pairs.append(rng.gauss(mean, 1.5))
+        state = sprt(pairs, margin=0.5)
+        if state.verdict is not Verdict.CONTINUE:
+            return state.pairs, state.verdict
+    return cap, Verdict.CONTINUE
+
+
 def test_equal_versions_take_longer_than_a_rigged_pair() -> None:
-    rng = random.Random(7)
-    equal: list[float] = []
-    while sprt(equal, margin=0.5).verdict is Verdict.CONTINUE and len(equal) < 5000:
-        equal.append(rng.gauss(0.0, 1.5))
-    assert len(equal) > 12
+    rigged = [stopped(2.5, seed) for seed in range(30)]  # B clearly better
+    equal = [stopped(0.0, 1_000 + seed) for seed in range(30)]
+    assert all(verdict is Verdict.BETTER for _, verdict in rigged)
+    assert sum(verdict is Verdict.NOT_BETTER for _, verdict in equal) >= 27
+    rigged_pairs = statistics.median(pairs for pairs, _ in rigged)
+    equal_pairs = statistics.median(pairs for pairs, _ in equal)
+    assert rigged_pairs <= 12 and equal_pairs > 3 * rigged_pairs, (rigged_pairs, equal_pairs)
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from pathlib import Path
 from typing import Any
@@ -186,15 +187,22 @@ def test_logs_version_and_a_replays_path_that_is_a_file(tmp_path: Path) -> None:
     bot.write_text(PRINTER)
     logs = tmp_path / "logs"
     args = ("play", str(bot), "random", "random", "--games", "2", "--seed", "0")
-    result = run_cli(*args, "--logs", str(logs))
+    result = run_cli(*args, "--logs", str(logs), "--json")
     assert result.returncode == 0, result.stderr
     written = sorted(p.name for p in logs.iterdir())
-    assert len(written) == 2 and all("Printer" in name for name in written), written
-    assert "thinking about" in (logs / written[0]).read_text()
+    # one log per game, the printing bot's only (the built-ins print nothing), named so
+    assert written == ["game-001-seat0-Printer.log", "game-002-seat1-Printer.log"], written
+    lines = [(logs / name).read_text().splitlines() for name in written]
+    assert all(game and all(line.startswith("thinking about ") for line in game) for game in lines)
+    printer = json.loads(result.stdout.strip().splitlines()[-1])["bots"][0]
+    assert printer["bot"] == "Printer"
+    assert sum(map(len, lines)) == printer["decisions"]  # every decision's line, nothing lost
     taken = tmp_path / "taken"
     taken.write_text("not a directory")
     refused = run_cli(*args, "--replays", str(taken))
     assert refused.returncode == 2 and "exists and is not a directory" in refused.stderr
-    assert "Traceback" not in refused.stderr
+    assert "Traceback" not in refused.stderr and refused.stdout == ""  # refused before playing
+    assert taken.read_text() == "not a directory"
     version = run_cli("--version")
-    assert version.returncode == 0 and version.stdout.startswith("catan-arena 0.2")
+    assert version.returncode == 0
+    assert version.stdout == f"catan-arena {importlib.metadata.version('catan-arena')}\n"

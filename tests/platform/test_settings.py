@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.support.serve_tree import ROOT, embedded_env
+from tests.support.services import suite_services
 
 
 def check(tmp: object, **env: str) -> subprocess.CompletedProcess[str]:
@@ -21,9 +25,34 @@ def check(tmp: object, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_defaults_are_the_embedded_sqlite_and_no_broker(tmp_path: object) -> None:
+READ_BACK = (
+    "import json; from django.conf import settings as s; db = s.DATABASES['default']; "
+    "print(json.dumps([db['ENGINE'], str(db['NAME']), s.CELERY_BROKER_URL, s.EMBEDDED]))"
+)
+
+
+def read_back(tmp: Path, **env: str) -> list[Any]:
+    """The database engine and name, the broker and the mode the settings arrive at."""
+    run = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", READ_BACK],
+        cwd=ROOT, env=embedded_env(tmp) | env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    result: list[Any] = json.loads(run.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_defaults_are_the_embedded_sqlite_and_no_broker(tmp_path: Path) -> None:
     run = check(tmp_path)
     assert run.returncode == 0, run.stderr
+    sqlite = "django.db.backends.sqlite3"
+    assert read_back(tmp_path) == [sqlite, str(tmp_path / "db.sqlite3"), "", True]
+    # the control: the same read-back sees a server's database and broker when named
+    services = suite_services()
+    server = read_back(
+        tmp_path, DATABASE_URL=services.postgres_url("x"), CELERY_BROKER_URL=services.redis_url()
+    )
+    assert server == ["django.db.backends.postgresql", "x", services.redis_url(), False]
 
 
 @pytest.mark.parametrize(
