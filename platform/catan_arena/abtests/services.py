@@ -6,7 +6,7 @@ difference is B's placing points minus A's (a table of n gives n - place), so th
 of the board and the opponents' strength cancel out. The tested seat rotates pair by
 pair, and every game starts fresh bot processes. Pairs are kept ``PAIRS_IN_FLIGHT`` at a
 time, and only while their games fit in the requester's matches in flight
-(:mod:`catan_arena.core.fair_use`, which also bounds the tests an author runs at once);
+(:mod:`catan_arena.abtests.fair_use`, which also bounds the tests an author runs at once);
 a test asks for at most ``AB_MAX_PAIRS`` pairs, under limits no looser than the
 ladder's. When the test stops (a verdict, or ``max_pairs``), its queued games are
 voided."""
@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
+from catan_arena.abtests.fair_use import admit_ab_test, room
 from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.accounts.models import User
 from catan_arena.core.errors import Conflict, Forbidden, Invalid
-from catan_arena.core.fair_use import admit_ab_test, room
 from catan_arena.core.limits import AB_PAIRS_DEFAULT, ab_pairs_problem, table_size_problem
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import ladder_versions, why_not_playable
@@ -91,7 +91,7 @@ def request_ab_test(
     staff's), its first pairs queued. Each pair's opponents are drawn from
     ``opponents`` (active versions of other authors) or, if none are given, from the
     ladder's bots of other authors. ``limits``: the ladder's by default, never looser.
-    Raises :class:`~catan_arena.core.fair_use.FairUseExceeded` when the author runs their
+    Raises :class:`~catan_arena.abtests.fair_use.FairUseExceeded` when the author runs their
     limit of tests or has no room in flight for a pair."""
     for version in (version_a, version_b):
         if version.bot.owner_id != user.pk and not user.is_staff:

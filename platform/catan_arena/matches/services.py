@@ -35,7 +35,7 @@ from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.play import Claim, play_claim
-from catan_arena.ratings.services import apply_ready_ratings
+from catan_arena.matches.signals import match_done
 from catan_arena.submissions.models import BotVersion
 from engine import RulesConfig
 from engine.config import PLAYER_COUNTS
@@ -259,9 +259,7 @@ def record_result(claim: Claim, result: MatchResult) -> bool:
         _fill_seats(seats, result)
         for seat in seats:  # one plain UPDATE each: bulk_update's CASE costs ~5 ms a seat
             seat.save(update_fields=SEAT_RESULT_FIELDS)
-        if match.ladder:  # only ladder matches can be (or unblock) ratings to apply
-            apply_ready_ratings()
-        _tournament_progress(match)
+        match_done.send(Match, match=match)  # ratings, ladder, tournament, A/B test
     return True
 
 
@@ -392,8 +390,7 @@ def _give_up(match: Match) -> None:
     match.finished_at = timezone.now()
     match.live = None
     match.save()
-    apply_ready_ratings()
-    _tournament_progress(match)
+    match_done.send(Match, match=match)
 
 
 def _note_attempt(match: Match, outcome: str, now: datetime) -> None:
@@ -407,22 +404,6 @@ def _note_attempt(match: Match, outcome: str, now: datetime) -> None:
             "outcome": outcome[:500],
         },
     ]
-
-
-def _tournament_progress(match: Match) -> None:
-    """Tell the competition a match belongs to that it is done (same transaction)."""
-    if match.tournament_id is not None:
-        from catan_arena.tournaments.services import note_match_done
-
-        note_match_done(match.tournament_id)
-    if match.ab_test_id is not None:
-        from catan_arena.abtests.services import note_ab_match_done
-
-        note_ab_match_done(match.ab_test_id)
-    if match.ladder and match.tournament_id is None:  # the matchmaker's: top up on commit
-        from catan_arena.ladder.services import fill_ladder_on_commit
-
-        fill_ladder_on_commit()
 
 
 INTERRUPTED = "interrupted: the platform was stopped (not counted as an attempt)"

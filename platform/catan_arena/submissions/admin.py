@@ -1,9 +1,8 @@
-from django.contrib import admin, messages
-from django.db.models import QuerySet
-from django.http import HttpRequest
+"""Bots and their versions in the admin (read-only: versions are immutable). The
+ladder's actions on a version (withdraw, reinstate) are added by the ladder's admin."""
 
-from catan_arena.accounts.models import User
-from catan_arena.ladder.services import reinstate_version, withdraw_version
+from django.contrib import admin
+
 from catan_arena.submissions.models import Bot, BotVersion
 
 
@@ -27,7 +26,6 @@ class BotAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 class BotVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("__str__", "status", "kind", "filename", "withdrawn_at", "created_at")
     list_filter = ("status", "kind")
-    actions = ["withdraw", "reinstate"]
     search_fields = ("bot__name",)
     exclude = ("content",)
     readonly_fields = (
@@ -44,17 +42,3 @@ class BotVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "withdrawn_at",
         "inherits_from",
     )
-
-    @admin.action(description="Withdraw from the ladder")
-    def withdraw(self, request: HttpRequest, queryset: QuerySet[BotVersion]) -> None:
-        assert isinstance(request.user, User)
-        for version in queryset.select_related("bot"):
-            withdraw_version(request.user, version)
-        self.message_user(request, f"{queryset.count()} withdrawn", messages.INFO)
-
-    @admin.action(description="Put back on the ladder")
-    def reinstate(self, request: HttpRequest, queryset: QuerySet[BotVersion]) -> None:
-        assert isinstance(request.user, User)
-        for version in queryset.select_related("bot"):
-            reinstate_version(request.user, version)
-        self.message_user(request, f"{queryset.count()} back on the ladder", messages.INFO)

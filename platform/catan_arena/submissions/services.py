@@ -24,6 +24,7 @@ from catan_arena.core.queues import VALIDATION_QUEUE
 from catan_arena.submissions.checks import check_bot_name, check_upload
 from catan_arena.submissions.errors import BotNameTaken, StorageFull
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
+from catan_arena.submissions.signals import version_activated
 from catan_arena.submissions.storage import materialize
 from engine import __version__ as engine_version
 from engine.rng import new_seed
@@ -203,10 +204,8 @@ def validate_version(version_id: int) -> str | None:
         raise ValidationUnavailable(verdict.reason)
     status = Status.ACTIVE if verdict.valid else Status.REJECTED
     _set_status(version_id, status, verdict.text(), verdict.summary())
-    if status == Status.ACTIVE:  # a newcomer wakes the ladder at once (even a settled one)
-        from catan_arena.ladder.services import fill_ladder_on_commit
-
-        fill_ladder_on_commit()
+    if status == Status.ACTIVE:  # the ladder, listening, tops up at once
+        version_activated.send(BotVersion, version=version)
     return str(status)
 
 

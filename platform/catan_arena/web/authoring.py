@@ -15,9 +15,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from catan_arena.abtests.fair_use import admit_upload
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
-from catan_arena.core.fair_use import admit_upload
 from catan_arena.core.page_errors import Refusal, message_on_refusal
 from catan_arena.matches.models import MatchSeat
 from catan_arena.submissions.models import Bot, BotVersion

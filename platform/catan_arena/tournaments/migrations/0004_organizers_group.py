@@ -1,13 +1,19 @@
 """The Organizers group: organize tournaments, and pause or resume the ladder. Grant
-the role in the admin by adding a user to it."""
+the role in the admin by adding a user to it.
+
+A migration is history: it imports no live code, so the role's name and permissions are
+frozen here as they were when it was written (``accounts.roles`` may change later; a
+later migration then changes the group)."""
 
 from typing import Any
 
 from django.db import migrations
 
-from catan_arena.accounts.roles import ORGANIZERS, ROLE_PERMISSIONS
-
-GRANTS = ROLE_PERMISSIONS[ORGANIZERS]
+ORGANIZERS = "Organizers"
+GRANTS: dict[str, list[str]] = {
+    "tournaments": ["organize", "add_tournament", "change_tournament", "view_tournament"],
+    "ladder": ["change_laddersettings", "view_laddersettings"],
+}
 
 
 def add_organizers(apps: Any, schema_editor: Any) -> None:
