@@ -14,7 +14,7 @@ from bots.registry import load_player_class
 from engine import Action, BoardSetup, Game, Observation, Phase, Resource, RulesConfig
 from engine import actions as A
 from engine.board.tables import board_for
-from tests.engine import positions as P
+from tests.support import positions as P
 
 
 class Strict(HeuristicPlayer):

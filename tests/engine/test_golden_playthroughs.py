@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from tests.engine.golden import DATA, GAMES, render
+from tests.support.golden import DATA, GAMES, render
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -26,7 +26,7 @@ def test_playthrough_matches_golden_file(name: str) -> None:
         )
         pytest.fail(
             f"{name} no longer plays as recorded; if intended, run "
-            f"`python -m tests.engine.golden`\n{diff}"
+            f"`python -m tests.support.golden`\n{diff}"
         )
 
 

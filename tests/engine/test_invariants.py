@@ -16,7 +16,7 @@ from engine.game import Game
 from engine.observation import Observation
 from engine.phases import Phase, Termination
 from engine.state import GameState
-from tests.engine.invariants import (
+from tests.support.invariants import (
     check_invariants,
     choose_action,
     longest_trail,

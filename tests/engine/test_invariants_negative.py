@@ -10,7 +10,7 @@ import pytest
 
 from engine import Game, RulesConfig
 from engine.state import GameState
-from tests.engine.invariants import check_invariants
+from tests.support.invariants import check_invariants
 
 
 def _midgame(seed: int = 5, steps: int = 400) -> Game:

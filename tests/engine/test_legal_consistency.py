@@ -17,7 +17,7 @@ from engine.game import Game
 from engine.phases import Phase
 from engine.state import GameState
 from engine.types import Bag
-from tests.engine.invariants import check_invariants, choose_action, random_bags, snapshot
+from tests.support.invariants import check_invariants, choose_action, random_bags, snapshot
 
 INTERNED: tuple[A.Action, ...] = (
     A.ROLL,

@@ -12,7 +12,7 @@ from engine.actions import (
     PlayKnight,
 )
 from engine.types import DevCard
-from tests.engine.positions import (
+from tests.support.positions import (
     DESERT,
     FIELDS_4,
     FIELDS_6,

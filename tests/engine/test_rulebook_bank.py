@@ -6,7 +6,7 @@ import pytest
 
 from engine import Game, IllegalActionError, Phase, Resource
 from engine.actions import PlayYearOfPlenty, RollDice
-from tests.engine.positions import (
+from tests.support.positions import (
     FOREST_3,
     FOREST_8,
     FOREST_11,

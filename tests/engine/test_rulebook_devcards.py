@@ -18,7 +18,7 @@ from engine.actions import (
     RollDice,
 )
 from engine.types import DevCard
-from tests.engine.positions import (
+from tests.support.positions import (
     DESERT,
     FIELDS_12,
     FOREST_9,

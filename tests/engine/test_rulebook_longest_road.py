@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Game, Phase
 from engine.actions import BuildRoad, BuildSettlement
-from tests.engine.positions import (
+from tests.support.positions import (
     DESERT,
     FIELDS_4,
     FIELDS_6,

@@ -6,7 +6,7 @@ import pytest
 
 from engine import Game, IllegalActionError, Phase
 from engine.actions import BuildCity, BuildRoad, BuildSettlement, PlayRoadBuilding
-from tests.engine.positions import (
+from tests.support.positions import (
     DESERT,
     FOREST_11,
     HILLS_5,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Game, Phase, Terrain
 from engine.actions import RollDice
-from tests.engine.positions import (
+from tests.support.positions import (
     FIELDS_4,
     FOREST_3,
     FOREST_8,

@@ -6,7 +6,7 @@ import pytest
 
 from engine import Game, IllegalActionError, Phase
 from engine.actions import BuildRoad, EndTurn, RollDice
-from tests.engine.positions import (
+from tests.support.positions import (
     FIELDS_12,
     FOREST_11,
     HILLS_6,

@@ -6,7 +6,7 @@ import pytest
 
 from engine import Game, IllegalActionError, Phase, Resource
 from engine.actions import Discard, MoveRobber, RollDice
-from tests.engine.positions import (
+from tests.support.positions import (
     DESERT,
     FIELDS_9,
     FOREST_3,

@@ -6,7 +6,7 @@ import pytest
 
 from engine import BoardSetup, Game, IllegalActionError, Phase, RulesConfig
 from engine.actions import BuildRoad, BuildSettlement
-from tests.engine.positions import (
+from tests.support.positions import (
     BEGINNER,
     DESERT,
     FIELDS_4,

@@ -16,7 +16,7 @@ from engine.actions import (
     ProposeTrade,
     RejectTrade,
 )
-from tests.engine.positions import (
+from tests.support.positions import (
     FIELDS_12,
     HILLS_6,
     HILLS_10,

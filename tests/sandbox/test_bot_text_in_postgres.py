@@ -14,7 +14,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.sandbox.hostile.nul_writer import POISON
-from tests.sandbox.hostile_harness import play_hostile
+from tests.support.hostile import play_hostile
 from tests.support.services import suite_services
 
 

@@ -9,7 +9,7 @@ import time
 from arena_runner import kill_bot_process, resolve_policy, spawn_bot_process
 from arena_runner.sandbox.tiers import Tier
 from arena_runner.workdir import make_workdir, remove_workdir
-from tests.sandbox.hostile_harness import TEST_UID, sandbox_processes
+from tests.support.hostile import TEST_UID, sandbox_processes
 from tests.support.sandbox import need_tier
 
 

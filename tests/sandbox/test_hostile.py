@@ -11,7 +11,7 @@ import pytest
 
 from arena_runner import SubprocessDriver
 from arena_runner.sandbox.limits import Limits
-from tests.sandbox.hostile_harness import SLOW_VICTIM, Played, kinds, play_hostile
+from tests.support.hostile import SLOW_VICTIM, Played, kinds, play_hostile
 from tests.support.sandbox import Listener
 
 PROJECT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from engine import RulesConfig
 from engine.replay import Replay, state_at
 from engine.rng import new_seed
 from engine.types import Resource
-from tests.sandbox.hostile_harness import HOSTILE, TEST_UID, VICTIM
+from tests.support.hostile import HOSTILE, TEST_UID, VICTIM
 from tests.support.sandbox import need_tier
 
 CONFIG = RulesConfig(players=3)

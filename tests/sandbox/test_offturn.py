@@ -21,7 +21,7 @@ from arena_runner.drivers import InProcessDriver
 from arena_runner.seats import OFFTURN_ALLOWANCE, Seat
 from bots.builtin.random_bot import RandomPlayer
 from engine import Clock
-from tests.sandbox.hostile_harness import HOSTILE, SLOW_VICTIM, Played, play_hostile
+from tests.support.hostile import HOSTILE, SLOW_VICTIM, Played, play_hostile
 from tests.support.sandbox import need_cgroups
 
 pytestmark = pytest.mark.serial  # CPU measurements: alone, not beside other matches

@@ -16,7 +16,7 @@ from arena_runner.sandbox.tiers import Tier
 from bots.builtin.random_bot import RandomPlayer
 from engine import RulesConfig
 from engine.rng import new_seed
-from tests.sandbox.hostile_harness import TEST_UID, VICTIM
+from tests.support.hostile import TEST_UID, VICTIM
 from tests.support.sandbox import need_tier
 
 FILLER = """

@@ -1,6 +1,6 @@
 """Golden playthroughs: whole seeded games rendered as text, checked in and diffed.
 
-Regenerate after an intended rules change with ``python -m tests.engine.golden``.
+Regenerate after an intended rules change with ``python -m tests.support.golden``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from engine.config import BoardSetup
 from engine.observation import Observation, outcome_to_json
 from engine.types import bag_str
 
-DATA = Path(__file__).parent / "data" / "playthroughs"
+DATA = Path(__file__).parents[1] / "engine" / "data" / "playthroughs"
 
 GAMES: dict[str, tuple[RulesConfig, int]] = {
     "beginner-4p-trade": (RulesConfig(board=BoardSetup.BEGINNER), 11),

@@ -21,7 +21,7 @@ from engine import RulesConfig
 from engine.replay import verify
 from tests.support.sandbox import need_tier
 
-HOSTILE = Path(__file__).with_name("hostile")
+HOSTILE = Path(__file__).parents[1] / "sandbox" / "hostile"
 CONFIG = RulesConfig(players=3, vp_to_win=5)
 SEED = 5
 VICTIM = (
