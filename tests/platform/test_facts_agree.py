@@ -1,15 +1,19 @@
 """Facts the pages, the API and the services each rely on, checked to agree (issue 20):
-which tournament takes entries, who may organize."""
+which tournament takes entries, who may organize, which version plays (on the ladder)."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from catan_arena.accounts.models import User
 from catan_arena.accounts.roles import ORGANIZERS, may_organize
 from catan_arena.accounts.services import grant_role
-from catan_arena.submissions.models import BotVersion
+from catan_arena.ladder.selectors import candidates, is_on_ladder, ladder_versions
+from catan_arena.submissions.models import Bot, BotVersion
+from catan_arena.submissions.selectors import playing_version
+from catan_arena.submissions.services import upload_version
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.services import (
     TournamentError,
@@ -63,3 +67,44 @@ def test_the_api_the_pages_and_the_service_agree_on_who_organizes(
         assert (page.status_code == 200) is expected
     client.logout()
     assert client.get("/tournaments/").context["organizer"] is False
+
+
+def version_of(owner: User, bot: str, status: str, *, withdrawn: bool = False) -> BotVersion:
+    number = BotVersion.objects.filter(bot__name=bot).count() + 1
+    made = upload_version(owner, bot, "bot.py", f"# {bot} v{number}\n".encode())
+    BotVersion.objects.filter(pk=made.version.pk).update(
+        status=status, withdrawn_at=timezone.now() if withdrawn else None
+    )
+    made.version.refresh_from_db()
+    return made.version
+
+
+def test_on_ladder_the_version_that_plays_and_the_matchmaker_agree(
+    client: Client, author: User
+) -> None:
+    active, rejected = BotVersion.Status.ACTIVE, BotVersion.Status.REJECTED
+    version_of(author, "newer", active)
+    newer = version_of(author, "newer", active)  # the newest active plays
+    version_of(author, "off", active)
+    version_of(author, "off", active, withdrawn=True)  # withdrawn: the bot is off
+    older = version_of(author, "older", active)
+    version_of(author, "older", rejected)  # a rejected newer one changes nothing
+    version_of(author, "back", active, withdrawn=True)
+    back = version_of(author, "back", active)
+    expected = {newer.pk, older.pk, back.pk}
+
+    assert {v.pk for v in ladder_versions()} == expected
+    assert {c.version for c in candidates()} == expected  # the matchmaker's field
+    listed = client.get("/api/v1/versions/", {"page_size": 100}).json()["results"]
+    assert len(listed) == 8
+    assert {v["id"] for v in listed if v["on_ladder"]} == expected
+    for version in BotVersion.objects.all():
+        one = client.get(f"/api/v1/versions/{version.pk}/").json()
+        assert one["on_ladder"] is is_on_ladder(version) is (version.pk in expected)
+    bots = client.get("/api/v1/bots/").json()["results"]
+    assert {b["name"]: b["playing_version"] for b in bots} == {
+        "newer": newer.pk, "off": None, "older": older.pk, "back": back.pk}  # fmt: skip
+    for name, plays in (("newer", newer), ("off", None), ("older", older), ("back", back)):
+        bot = Bot.objects.get(name=name)
+        assert playing_version(bot) == plays
+        assert client.get(f"/bots/{name}/").context["playing"] == plays

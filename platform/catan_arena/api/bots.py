@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import django_filters
 from django.conf import settings
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -16,9 +16,10 @@ from rest_framework.views import APIView
 from catan_arena.api.fair_use import UploadThrottle
 from catan_arena.api.permissions import is_owner
 from catan_arena.core.errors import TooLarge
+from catan_arena.ladder.selectors import is_on_ladder, with_on_ladder
 from catan_arena.ladder.services import reinstate_version, withdraw_version
 from catan_arena.submissions.models import Bot, BotVersion
-from catan_arena.submissions.selectors import is_author
+from catan_arena.submissions.selectors import is_author, with_playing_version
 from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
 
@@ -43,7 +44,8 @@ class VersionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         read_only_fields = fields
 
     def get_on_ladder(self, version: BotVersion) -> bool:
-        return version.status == BotVersion.Status.ACTIVE and version.withdrawn_at is None
+        annotated = getattr(version, "on_ladder", None)  # :func:`versions` annotates it
+        return is_on_ladder(version) if annotated is None else bool(annotated)
 
     def get_report(self, version: BotVersion) -> str | None:
         user = getattr(self.context.get("request"), "user", None)
@@ -80,10 +82,7 @@ class UploadResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 def bots_with_playing_version() -> QuerySet[Bot]:
-    newest = BotVersion.objects.filter(bot=OuterRef("pk"), status=BotVersion.Status.ACTIVE)
-    return Bot.objects.select_related("owner").annotate(
-        playing_version=Subquery(newest.order_by("-number").values("pk")[:1])
-    )
+    return with_playing_version(Bot.objects.select_related("owner"))
 
 
 class BotFilter(django_filters.FilterSet):
@@ -122,7 +121,7 @@ class VersionFilter(django_filters.FilterSet):
 
 
 def versions() -> QuerySet[BotVersion]:
-    return BotVersion.objects.select_related("bot__owner").order_by("-id")
+    return with_on_ladder(BotVersion.objects.select_related("bot__owner")).order_by("-id")
 
 
 class VersionListView(generics.ListAPIView):  # type: ignore[type-arg]
@@ -193,7 +192,8 @@ class WithdrawView(APIView):
     permission_classes = (IsAuthenticated,)
 
     def _version(self, request: Request, pk: int) -> BotVersion:
-        version = versions().filter(pk=pk).first()
+        # not annotated: the answer's on_ladder is read after the change
+        version = BotVersion.objects.select_related("bot__owner").filter(pk=pk).first()
         if version is None:
             raise exceptions.NotFound("no such version")
         if not is_owner(request, version.bot.owner_id):

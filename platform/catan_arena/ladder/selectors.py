@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Count, QuerySet
+from django.db.models import BooleanField, Count, ExpressionWrapper, QuerySet
 from django.utils import timezone
 
 from catan_arena.ladder.matchmaking import Candidate
@@ -14,13 +14,29 @@ from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.models import Rating
 from catan_arena.ratings.systems import openskill_start
 from catan_arena.submissions.models import BotVersion
-from catan_arena.submissions.selectors import author_key, playing_versions
+from catan_arena.submissions.selectors import author_key, playing_versions, plays
 
 
 def ladder_versions() -> list[BotVersion]:
-    """The versions on the ladder: each bot's newest active version, unless its author
-    withdrew it (then the bot is off the ladder until a newer version is active)."""
-    return [v for v in playing_versions() if v.withdrawn_at is None]
+    """The versions on the ladder: the versions that play
+    (:func:`~catan_arena.submissions.selectors.plays`; the API's ``on_ladder``)."""
+    return playing_versions()
+
+
+def with_on_ladder(versions: QuerySet[BotVersion]) -> QuerySet[BotVersion]:
+    """``versions`` annotated with ``on_ladder`` (:func:`ladder_versions`' rule, in SQL)."""
+    return versions.annotate(on_ladder=ExpressionWrapper(plays(), output_field=BooleanField()))
+
+
+def is_on_ladder(version: BotVersion) -> bool:
+    """Whether ``version`` is on the ladder (:func:`ladder_versions`' rule)."""
+    return BotVersion.objects.filter(plays(), pk=version.pk).exists()
+
+
+def playable_versions() -> QuerySet[BotVersion]:
+    """The versions that may be entered into anything that plays them: active, not
+    withdrawn (:func:`why_not_playable` says why another may not)."""
+    return BotVersion.objects.filter(status=BotVersion.Status.ACTIVE, withdrawn_at__isnull=True)
 
 
 def why_not_playable(version: BotVersion) -> str | None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from catan_arena.submissions.models import Bot, BotVersion
 
@@ -23,17 +23,36 @@ def shown_report(version: BotVersion, user: Any) -> str:
     return version.report if is_author(user, version.bot.owner_id) else version.summary
 
 
+def newest_active(bot: Bot | OuterRef) -> QuerySet[BotVersion]:
+    """The bot's active versions, newest first (``bot`` may be an ``OuterRef``)."""
+    active = BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
+    return active.filter(bot=cast(Any, bot)).order_by("-number")
+
+
+def plays() -> Q:
+    """The versions that play (on the ladder, entered by default, shown as "playing"):
+    each bot's newest active version, unless its author withdrew it — then the bot plays
+    nowhere until a newer version is active. The one definition: a filter on versions
+    (``BotVersion.objects.filter(plays())``) or, wrapped, an annotation."""
+    newest = Subquery(newest_active(OuterRef("bot")).values("pk")[:1])
+    return Q(pk=newest, withdrawn_at__isnull=True)
+
+
 def playing_version(bot: Bot) -> BotVersion | None:
-    """The bot's newest active version (the one that plays), if any."""
-    return bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()
+    """The bot's version that plays (:func:`plays`), if any."""
+    return BotVersion.objects.filter(plays(), bot=bot).first()
+
+
+def with_playing_version(bots: QuerySet[Bot]) -> QuerySet[Bot]:
+    """``bots`` annotated with ``playing_version``: the id of the version that plays, or
+    None (:func:`plays`)."""
+    playing = BotVersion.objects.filter(plays(), bot=OuterRef("pk")).values("pk")[:1]
+    return bots.annotate(playing_version=Subquery(playing))
 
 
 def playing_versions() -> list[BotVersion]:
-    """The newest active version of every bot."""
-    newest: dict[int, BotVersion] = {}
-    for version in active_versions().order_by("bot_id", "-number"):
-        newest.setdefault(version.bot_id, version)
-    return sorted(newest.values(), key=lambda v: v.bot.name)
+    """Every bot's version that plays (:func:`plays`), by bot name."""
+    return list(active_versions().filter(plays()).order_by("bot__name"))
 
 
 def active_versions() -> QuerySet[BotVersion]:
@@ -55,7 +74,8 @@ def find_version(spec: str) -> BotVersion | None:
     versions = BotVersion.objects.filter(bot__name=name).select_related("bot__owner")
     if number:
         return versions.filter(number=int(number) if number.isdigit() else -1).first()
-    return versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()
+    bot = Bot.objects.filter(name=name).first()
+    return newest_active(bot).select_related("bot__owner").first() if bot else None
 
 
 def next_pending_version(skip: Collection[int] = ()) -> int | None:

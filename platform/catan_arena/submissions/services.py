@@ -24,6 +24,7 @@ from catan_arena.core.queues import VALIDATION_QUEUE
 from catan_arena.submissions.checks import check_bot_name, check_upload
 from catan_arena.submissions.errors import BotNameTaken, StorageFull
 from catan_arena.submissions.models import Bot, BotContent, BotVersion
+from catan_arena.submissions.selectors import newest_active
 from catan_arena.submissions.signals import version_activated
 from catan_arena.submissions.storage import materialize
 from engine import __version__ as engine_version
@@ -116,7 +117,7 @@ def _store(
         number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         parent = None
         if inherit_rating:
-            parent = bot.versions.filter(status=Status.ACTIVE).order_by("-number").first()
+            parent = newest_active(bot).first()
         version = BotVersion.objects.create(
             bot=bot,
             number=number,

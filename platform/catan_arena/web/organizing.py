@@ -19,6 +19,7 @@ from catan_arena.core.errors import Invalid
 from catan_arena.core.limits import DECISION_BOUND, TIME_BANK_BOUND, TOURNAMENT_BOUNDS
 from catan_arena.core.page_errors import Refusal, message_on_refusal
 from catan_arena.core.params import object_id
+from catan_arena.ladder.selectors import playable_versions
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import playing_versions
@@ -134,7 +135,7 @@ def enterable(
     entered = set(tournament.entries.values_list("version_id", flat=True))
     if may_organize(user):
         return [v for v in playing_versions() if v.pk not in entered]
-    own = BotVersion.objects.filter(bot__owner=user, status=BotVersion.Status.ACTIVE)
+    own = playable_versions().filter(bot__owner=user)
     return own.exclude(pk__in=entered).select_related("bot").order_by("bot__name", "-number")
 
 

@@ -17,6 +17,7 @@ from catan_arena.ratings.models import Rating
 from catan_arena.ratings.selectors import ladder
 from catan_arena.ratings.systems import is_provisional
 from catan_arena.submissions.models import Bot, BotVersion
+from catan_arena.submissions.selectors import with_playing_version
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import with_progress
 
@@ -93,7 +94,7 @@ def upcoming_tournaments(limit: int = 5) -> list[Tournament]:
 def bot_page(name: str) -> Bot | None:
     versions = BotVersion.objects.order_by("-number").select_related("rating")
     return (
-        Bot.objects.select_related("owner")
+        with_playing_version(Bot.objects.select_related("owner"))
         .prefetch_related(Prefetch("versions", versions))
         .filter(name=name)
         .first()

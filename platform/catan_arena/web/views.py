@@ -56,7 +56,7 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
     if found is None:
         raise Http404("no such bot")
     versions = list(found.versions.all())
-    playing = next((v for v in versions if v.status == "active"), None)
+    playing = next((v for v in versions if v.pk == getattr(found, "playing_version", None)), None)
     changes = list(history(playing.pk)) if playing else []
     recent = list(
         selectors.match_list().filter(seats__version__bot=found).distinct().order_by("-id")[:20]
