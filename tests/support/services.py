@@ -227,10 +227,12 @@ class Services:
         return f"redis://{self.host}:{self.redis_port}/{db}"
 
     def restart_postgres(self) -> None:
-        """``pg_ctl restart`` (a fast shutdown, then a start with the same options)."""
+        """``pg_ctl restart``: a fast shutdown, then a start with the same options (and
+        the same log: without one the server would hold our output pipe open)."""
+        log = self.postgres_data.parent / "server.log"
         _run(*_as_server_user(self.postgres_user, str(pg_bin() / "pg_ctl"), "-D",
-                              str(self.postgres_data), "-m", "fast", "-w", "-t", "60",
-                              "restart"))  # fmt: skip
+                              str(self.postgres_data), "-l", str(log), "-m", "fast", "-w",
+                              "-t", "60", "restart"))  # fmt: skip
 
     def stop(self) -> None:
         """Stop both servers and remove their folder."""
