@@ -1,0 +1,424 @@
+"""Docs that cannot drift: every path, module, ``manage.py`` command, ``catan-arena``
+subcommand (and its flags), ``make`` target and environment variable that README.md and
+docs/*.md name exists; every variable the code reads is in the README's table, and every
+row of that table is read. A control feeds the checks planted wrong names."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from arena_cli.main import build_parser, expand
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PRODUCT = ("engine", "bots", "arena_runner", "arena_cli", "platform/catan_arena", "manage.py")
+"""The code whose environment variables the README's table lists."""
+OTHER_CODE = ("tests", "benchmarks")
+"""Code that reads variables of its own (the test suite's, a benchmark's)."""
+PACKAGES = ("engine", "bots", "arena_runner", "arena_cli", "catan_arena", "tests", "benchmarks")
+APPS = (
+    "accounts",
+    "submissions",
+    "matches",
+    "ratings",
+    "ladder",
+    "tournaments",
+    "abtests",
+    "api",
+    "web",
+    "core",
+    "embedded",
+)
+"""Apps the docs name without their ``catan_arena.`` prefix (``matches.services``)."""
+GENERATED = (".data", ".cache", ".venv", ".artifacts", "match-")
+"""What the commands make (the data folder, the bots' venv, benchmark reports,
+downloads): not in git."""
+PLACEHOLDERS = ("my_", "my-")
+"""An author's own files in examples (``my_bot.py``)."""
+READERS = {"env_str", "env_path", "env_bool", "env_choice", "env_int", "env_float", "raw"}
+READERS |= {"positive_int", "positive_float"}  # settings' bounded readers
+ENV_NAME = re.compile(r"\b((?:CATAN|DJANGO)_[A-Z0-9_]*[A-Z0-9]|[A-Z][A-Z0-9_]*_URL)\b(?!_?\*)")
+PATH_SUFFIXES = (".py", ".md", ".json", ".yml", ".yaml", ".toml", ".html", ".css", ".js", ".txt")
+
+
+@dataclass(frozen=True)
+class Named:
+    doc: str
+    kind: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.doc}: {self.kind} {self.name!r}"
+
+
+# What the docs say ---------------------------------------------------------------------
+
+
+def split_fences(text: str) -> tuple[str, list[str]]:
+    """The prose (fenced blocks blanked) and the lines of the fenced blocks."""
+    prose: list[str] = []
+    lines: list[str] = []
+    fenced = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            prose.append("")
+            continue
+        (lines if fenced else prose).append(line)
+    return "\n".join(prose), lines
+
+
+def spans(text: str) -> list[str]:
+    """Inline code spans of the prose (they may wrap a line) and the fenced lines."""
+    prose, fenced = split_fences(text)
+    found = [" ".join(s.split()) for s in re.findall(r"`([^`]+)`", prose)]
+    return found + [line.split("#", 1)[0].strip() for line in fenced]
+
+
+def named(doc: Path, text: str) -> Iterator[Named]:
+    """Every checkable name ``text`` mentions."""
+    label = str(doc.relative_to(ROOT))
+    prose, _ = split_fences(text)
+    for target in re.findall(r"\]\(([^)\s]+)\)", prose):
+        if not re.match(r"[a-z]+:|#", target):
+            yield Named(label, "link", target.split("#")[0])
+    for span in spans(text):
+        for name in ENV_NAME.findall(span):
+            yield Named(label, "variable", name)
+        for command in re.findall(r"manage\.py\s+([a-z_]+)", span):
+            yield Named(label, "manage.py command", command)
+        for target in re.findall(r"^make\s+([a-z][a-z0-9-]*)", span):
+            yield Named(label, "make target", target)
+        for module in re.findall(r"-m\s+([a-z_][\w.]*)", span):
+            yield Named(label, "module", module)
+        cli = re.search(r"(?:^|[\s(])catan-arena\s+(.*)", span)
+        if cli:
+            yield Named(label, "catan-arena command", cli.group(1).strip())
+        if " " not in span:
+            yield from _token(label, span)
+
+
+def _token(label: str, token: str) -> Iterator[Named]:
+    token = token.rstrip(".,:;")
+    if "://" in token or token.startswith(("/", "$", "-", "~")) or re.search(r"[<>*{}[\]=]", token):
+        return
+    bare = re.sub(r"\(.*\)$", "", token)
+    if _looks_like_a_path(token):
+        yield Named(label, "path", token)
+    elif re.fullmatch(r"[a-z_][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+", bare) and bare.split(".")[
+        0
+    ] in (*PACKAGES, *APPS):
+        yield Named(label, "module", bare)
+
+
+def _looks_like_a_path(token: str) -> bool:
+    """A folder (``x/``), a file with a known suffix, or anything under a top-level entry
+    of the repository; not ``fork/clone`` (syscalls), ``30/hour`` (a rate), ``.py``."""
+    if "(" in token or re.fullmatch(r"\.\w+", token) or token.startswith(PLACEHOLDERS):
+        return False
+    file = token.split("::")[0]
+    if file.endswith(PATH_SUFFIXES) or (file.endswith("/") and "/" in file[:-1] + "/"):
+        return True
+    return "/" in file and (file.startswith("…/") or (ROOT / file.split("/")[0]).exists())
+
+
+def everything_named() -> list[Named]:
+    return [n for doc in DOCS for n in named(doc, doc.read_text(encoding="utf-8"))]
+
+
+# What there is -------------------------------------------------------------------------
+
+
+@cache
+def repo_paths() -> frozenset[str]:
+    """Every file git knows and every folder above one, relative to the root."""
+    files = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    paths = set(files)
+    for file in files:
+        parts = file.split("/")
+        paths.update("/".join(parts[:i]) for i in range(1, len(parts)))
+    return frozenset(p for p in paths if (ROOT / p).exists())
+
+
+@cache
+def by_name() -> dict[str, list[str]]:
+    """The repository's paths by their last part."""
+    index: dict[str, list[str]] = {}
+    for path in repo_paths():
+        index.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return index
+
+
+@cache
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def path_exists(doc: str, path: str) -> bool:
+    """``path`` (relative to the root, the doc, or any folder: ``queues.py``, ``…/core/``)
+    exists; ``FILE::test`` names a test that FILE defines."""
+    path, _, test = path.partition("::")
+    clean = path.removeprefix("…/").removeprefix("./").rstrip("/")
+    if clean.startswith(GENERATED) or not clean:
+        return True
+    near = (ROOT / doc).parent / clean
+    found = [near] if near.exists() else []
+    tail = clean.rsplit("/", 1)[-1]
+    found += [ROOT / p for p in by_name().get(tail, ()) if p == clean or p.endswith("/" + clean)]
+    if test:
+        return any(f.is_file() and defines(f, test.split("::")) for f in found)
+    return bool(found)
+
+
+def module_file(dotted: str) -> tuple[Path, list[str]] | None:
+    """The file of the longest importable prefix of ``dotted`` and the rest."""
+    parts = dotted.split(".")
+    if parts[0] in APPS:
+        parts = ["catan_arena", *parts]
+    for cut in range(len(parts), 0, -1):
+        base = Path(*parts[:cut])
+        for root in (ROOT, ROOT / "platform"):
+            for candidate in (root / base / "__init__.py", root / f"{base}.py"):
+                if candidate.is_file():
+                    return candidate, parts[cut:]
+            if (root / base).is_dir() and cut == len(parts):
+                return root / base, []
+    return None
+
+
+def defines(path: Path, attributes: list[str]) -> bool:
+    """Whether the module at ``path`` defines ``attributes`` (a name, then names in it)."""
+    if not attributes or path.is_dir():
+        return not attributes
+    body: list[ast.stmt] = parsed(path).body
+    for name in attributes:
+        found = [node for node in body if name in _names(node)]
+        if not found:
+            return False
+        body = found[0].body if isinstance(found[0], ast.ClassDef) else []
+        if isinstance(found[0], ast.ImportFrom):
+            return True  # re-exported: the name is imported there
+    return True
+
+
+def _names(node: ast.stmt) -> set[str]:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {node.name}
+    if isinstance(node, ast.Assign):
+        return {t.id for t in node.targets if isinstance(t, ast.Name)}
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return {node.target.id}
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, ast.If | ast.Try):
+        return {n for child in node.body for n in _names(child)}
+    return set()
+
+
+def module_exists(dotted: str) -> bool:
+    found = module_file(dotted)
+    if found is None:
+        return importlib.util.find_spec(dotted.split(".")[0]) is not None and "." not in dotted
+    return defines(*found)
+
+
+@cache
+def manage_commands() -> frozenset[str]:
+    """Commands of the project's apps and of every installed Django app."""
+    roots = [ROOT / "platform" / "catan_arena"]
+    for package in ("django", "rest_framework", "drf_spectacular", "axes"):
+        spec = importlib.util.find_spec(package)
+        if spec and spec.origin:
+            roots.append(Path(spec.origin).parent)
+    return frozenset(
+        p.stem for root in roots for p in root.rglob("management/commands/*.py") if p.stem[0] != "_"
+    )
+
+
+@cache
+def make_targets() -> frozenset[str]:
+    text = (ROOT / "Makefile").read_text()
+    return frozenset(re.findall(r"^([a-z][a-z0-9-]*):", text, re.M))
+
+
+def cli_problem(words: str) -> str | None:
+    """Why ``catan-arena WORDS`` would not parse as a subcommand with its flags (None: it
+    does). Placeholders (FILE, ID, BOT...) are not checked, the subcommands and flags are."""
+    given = re.sub(r"[\[\]|`]", " ", words).split()
+    sub = _choices(build_parser())
+    if len(given) > 1 and re.fullmatch(r"[a-z][a-z-]*", given[1]) and given[0] in sub:
+        nested = _choices(sub[given[0]])
+        if nested and given[1] not in nested:  # a word, not a file: a subcommand meant
+            return f"{given[0]} has no subcommand {given[1]!r}"
+    argv = expand(given)
+    if not argv or argv[0] not in sub:
+        return f"no subcommand {argv[:1]}"
+    chosen = sub[argv[0]]
+    nested = _choices(chosen)
+    if nested:
+        if len(argv) < 2 or argv[1] not in nested:
+            return f"{argv[0]} has no subcommand {argv[1:2]}"
+        chosen = nested[argv[1]]
+    flags = {s for action in chosen._actions for s in action.option_strings}
+    wrong = [w.split("=")[0] for w in argv if w.startswith("--") and w.split("=")[0] not in flags]
+    return f"{argv[0]} has no flag {wrong}" if wrong else None
+
+
+def _choices(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action.choices, dict):
+            return dict(action.choices)
+    return {}
+
+
+# Environment variables the code reads ------------------------------------------------
+
+
+def _python_files(*roots: str, having: str = "") -> Iterator[Path]:
+    """The Python files under ``roots`` whose text matches the pattern ``having``."""
+    for root in roots:
+        path = ROOT / root
+        for file in [path] if path.is_file() else sorted(path.rglob("*.py")):
+            if re.search(having, file.read_text(encoding="utf-8"), re.M):
+                yield file
+
+
+@cache
+def constants() -> dict[str, set[str]]:
+    """Module-level ``NAME = "TEXT"`` constants of all code, by name."""
+    found: dict[str, set[str]] = {}
+    for path in _python_files(*PRODUCT, *OTHER_CODE, having=r"^\w+ = \"[A-Z][A-Z0-9_]+\""):
+        for node in parsed(path).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and isinstance(node.value.value, str):
+                        found.setdefault(target.id, set()).add(node.value.value)
+    return found
+
+
+@cache
+def variables_read(*roots: str) -> set[str]:
+    """Names passed to ``os.environ.get/[]/setdefault/pop``, ``os.getenv`` and the
+    strict readers (``arena_runner.env``), literally or through a module constant."""
+    read: set[str] = set()
+    calls = "|".join(["environ", "getenv", *READERS])
+    for path in _python_files(*roots, having=rf"\b({calls})\b"):
+        for node in ast.walk(parsed(path)):
+            key: ast.expr | None = None
+            if isinstance(node, ast.Call) and node.args:
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                owner = ast.unparse(func.value) if isinstance(func, ast.Attribute) else ""
+                environ = owner.endswith("environ") and name in ("get", "setdefault", "pop")
+                if environ or name == "getenv" or (name in READERS and owner in ("", "env")):
+                    key = node.args[0]
+            elif (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.ctx, ast.Load)
+                and ast.unparse(node.value).endswith("os.environ")
+            ):
+                key = node.slice
+            read |= _resolve(key)
+    return {name for name in read if re.fullmatch(r"[A-Z][A-Z0-9_]+", name)}
+
+
+def _resolve(key: ast.expr | None) -> set[str]:
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return {key.value}
+    if isinstance(key, ast.Name | ast.Attribute):
+        return constants().get(key.id if isinstance(key, ast.Name) else key.attr, set())
+    return set()
+
+
+def readme_table() -> set[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Configuration reference") :].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return {name for row in rows for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1])}
+
+
+def compose_variables() -> set[str]:
+    text = (ROOT / "docker-compose.yml").read_text() + (ROOT / "Dockerfile").read_text()
+    return set(re.findall(r"\$\{([A-Z][A-Z0-9_]*)", text)) | set(re.findall(r"\b([A-Z_]+)=", text))
+
+
+# The checks ------------------------------------------------------------------------------
+
+
+def problems(items: list[Named]) -> list[str]:
+    known = variables_read(*PRODUCT, *OTHER_CODE) | compose_variables()
+    wrong = []
+    for item in items:
+        ok = {
+            "link": lambda i: path_exists(i.doc, i.name),
+            "path": lambda i: path_exists(i.doc, i.name),
+            "module": lambda i: module_exists(i.name),
+            "manage.py command": lambda i: i.name in manage_commands(),
+            "make target": lambda i: i.name in make_targets(),
+            "variable": lambda i: i.name in known,
+            "catan-arena command": lambda i: cli_problem(i.name) is None,
+        }[item.kind](item)
+        if not ok:
+            why = cli_problem(item.name) if item.kind == "catan-arena command" else "missing"
+            wrong.append(f"{item}: {why}")
+    return wrong
+
+
+def test_everything_the_docs_name_exists() -> None:
+    items = everything_named()
+    kinds = {i.kind for i in items}
+    assert kinds >= {"path", "module", "manage.py command", "catan-arena command", "variable"}
+    assert not problems(items), "\n".join(problems(items))
+
+
+def test_every_variable_the_code_reads_is_in_the_readme_table() -> None:
+    read, table = variables_read(*PRODUCT), readme_table()
+    assert {"DATABASE_URL", "CATAN_SANDBOX_REQUIRE_CGROUPS", "CATAN_JAIL"} <= read
+    assert not read - table, f"read by the code, not in the README's table: {read - table}"
+    assert not table - read, f"in the README's table, read by no code: {table - read}"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("`CATAN_ARENA_TIME_BANK_SECOND`", "variable"),
+        ("`engine/chances.py`", "path"),
+        ("see [sandbox](docs/sandboxing.md)", "link"),
+        ("`engine.chance.NoSuchStream`", "module"),
+        ("`matches.services.create_round_robin`", "module"),
+        ("`manage.py recompute_rating`", "manage.py command"),
+        ("`catan-arena replay fetch 12`", "catan-arena command"),
+        ("`catan-arena play random random random --game 3`", "catan-arena command"),
+        ("```\nmake test-slowest\n```", "make target"),
+    ],
+)
+def test_a_planted_wrong_name_is_caught(text: str, kind: str) -> None:
+    items = list(named(ROOT / "README.md", text))
+    assert [i.kind for i in items] == [kind]
+    assert problems(items), f"{text!r} passed the check"
+
+
+def test_the_right_names_pass() -> None:
+    text = (
+        "`CATAN_ARENA_TIME_BANK_SECONDS` `engine/chance.py` [s](docs/sandbox.md) "
+        "`engine.chance.roll_dice()` `manage.py recompute_ratings` "
+        "`catan-arena replay download 12` `catan-arena play a b c --games 3`"
+    )
+    items = list(named(ROOT / "README.md", text))
+    assert len(items) == 7 and not problems(items), problems(items)
