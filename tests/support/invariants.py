@@ -215,7 +215,7 @@ def _compute_board_facts(s: GameState) -> _BoardFacts:
 
         # Road sites: an empty path with an end at p's building, or at an empty
         # intersection where one of p's roads ends.
-        sites = set()
+        sites: set[int] = set()
         for x, paths in g.node_paths.items():
             if owner[x] == p or (owner[x] == -1 and p in road_owners[x]):
                 sites.update(e for e in paths if edge_owner[e] == -1)
