@@ -18,11 +18,17 @@ import environ
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
-from arena_runner.clock_limits import DECISION_SECONDS, TIME_BANK_SECONDS
+from arena_runner.clock_limits import (
+    DECISION_BOUND,
+    DECISION_SECONDS,
+    TIME_BANK_BOUND,
+    TIME_BANK_SECONDS,
+)
 from arena_runner.env import env_bool, env_choice, env_float, env_int, env_path, env_str
 from arena_runner.policy import check_environment
 from arena_runner.validation_policy import UPLOAD_CAPS
 from catan_arena.core.queues import MATCH_QUEUE
+from catan_arena.core.rates import parse_rate
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 """The checkout: ``manage.py``, ``templates/``, ``platform/``."""
@@ -252,8 +258,19 @@ FILE_UPLOAD_HANDLERS = [
 ]
 
 # Matches.
-MATCH_DECISION_SECONDS = positive_float("CATAN_ARENA_DECISION_SECONDS", DECISION_SECONDS)
-MATCH_TIME_BANK_SECONDS = env_float("CATAN_ARENA_TIME_BANK_SECONDS", TIME_BANK_SECONDS, at_least=0)
+MATCH_DECISION_SECONDS = env_float(
+    "CATAN_ARENA_DECISION_SECONDS",
+    DECISION_SECONDS,
+    above=0,
+    at_least=DECISION_BOUND.low,
+    at_most=DECISION_BOUND.high,
+)
+MATCH_TIME_BANK_SECONDS = env_float(
+    "CATAN_ARENA_TIME_BANK_SECONDS",
+    TIME_BANK_SECONDS,
+    at_least=TIME_BANK_BOUND.low,
+    at_most=TIME_BANK_BOUND.high,
+)
 MATCH_MAX_ATTEMPTS = positive_int("CATAN_ARENA_MATCH_ATTEMPTS", 3)
 MATCH_DEADLINE_MARGIN = positive_float("CATAN_ARENA_DEADLINE_MARGIN", 120.0)
 """Seconds past a match's own time budget before a running match counts as lost."""
@@ -324,6 +341,17 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+THROTTLE_RATES = {
+    "upload": env_str("CATAN_ARENA_UPLOAD_RATE", "30/hour"),
+    "signup": env_str("CATAN_ARENA_SIGNUP_RATE", "10/hour"),
+}
+"""The forms' and the API's rates (catan_arena.core.rates: a bad one stops start-up)."""
+for _scope, _text in THROTTLE_RATES.items():
+    try:
+        parse_rate(_text)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"the {_scope} rate: {exc}") from None
+
 # The REST API (catan_arena.api): session or token auth, one JSON error shape.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -335,10 +363,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "catan_arena.api.pagination.Pages",
     "EXCEPTION_HANDLER": "catan_arena.api.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {
-        "upload": env_str("CATAN_ARENA_UPLOAD_RATE", "30/hour"),
-        "signup": env_str("CATAN_ARENA_SIGNUP_RATE", "10/hour"),
-    },
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
 }
 SPECTACULAR_SETTINGS = {

@@ -66,10 +66,9 @@ def admit_upload(user: User) -> None:
     not fit in flight."""
     wait = throttle.hit("upload", f"user:{user.pk}")
     if wait is not None:
-        count, seconds = throttle.rate("upload")
         raise FairUseExceeded(
-            f"too many uploads: {count} attempts per {seconds // 60} minutes, rejected "
-            f"ones included; try again in {wait} s",
+            f"too many uploads: at most {throttle.rate('upload')}, rejected ones "
+            f"included; try again in {wait} s",
             retry_after=wait,
         )
     require_room(user, 1, "validating an upload")

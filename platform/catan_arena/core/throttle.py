@@ -15,14 +15,13 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+from catan_arena.core.rates import Rate, parse_rate
 
 
-def rate(scope: str) -> tuple[int, int]:
-    """(requests, seconds) of a scope's rate such as ``10/minute``."""
+def rate(scope: str) -> Rate:
+    """A scope's rate (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, checked at start-up)."""
     rates = cast(dict[str, str], settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
-    count, _, period = rates[scope].partition("/")
-    return int(count), PERIODS[period[:1]]
+    return parse_rate(rates[scope])
 
 
 def client_address(request: HttpRequest) -> str:
@@ -46,7 +45,7 @@ def client_address(request: HttpRequest) -> str:
 def hit(scope: str, key: str) -> int | None:
     """Count one request of ``key`` (e.g. the client's address) in ``scope``; None if
     it is allowed, else the seconds until the window ends."""
-    limit, seconds = rate(scope)
+    limit, seconds = rate(scope).count, rate(scope).seconds
     window = int(time.time() // seconds)
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     name = f"throttle:{scope}:{digest}:{window}"
