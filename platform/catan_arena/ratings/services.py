@@ -8,6 +8,7 @@ everything from scratch through the same function, with identical numbers."""
 from __future__ import annotations
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.models import Rating, RatingChange
@@ -36,8 +37,8 @@ def _lock_ladder() -> None:
 def apply_ready_ratings() -> int:
     """Apply every ladder match that is ready, in creation order; returns how many
     were rated. Call inside the transaction that finished a match."""
-    rated = 0
-    with transaction.atomic():
+    rated, done = 0, []
+    with transaction.atomic(savepoint=False):
         _lock_ladder()
         pending = Match.objects.filter(ladder=True, rating_done=False).order_by("id")
         for match in list(pending.only("id", "status")):
@@ -46,7 +47,9 @@ def apply_ready_ratings() -> int:
             if match.status == Match.Status.FINISHED:
                 _rate(match)
                 rated += 1
-            Match.objects.filter(pk=match.pk).update(rating_done=True)
+            done.append(match.pk)
+        if done:
+            Match.objects.filter(pk__in=done).update(rating_done=True)
     return rated
 
 
@@ -56,7 +59,7 @@ def _rate(match: Match) -> None:
     placings = [seat.placing or len(seats) for seat in seats]
     elo = elo_deltas([r.elo for r in ratings], placings, [r.games for r in ratings], config=ELO)
     skill = openskill_update([(r.mu, r.sigma) for r in ratings], placings)
-    changes = []
+    changes, now = [], timezone.now()
     for seat, rating, delta, (mu, sigma) in zip(seats, ratings, elo, skill, strict=True):
         changes.append(
             RatingChange(
@@ -77,7 +80,8 @@ def _rate(match: Match) -> None:
         rating.mu, rating.sigma = mu, sigma
         rating.games += 1
         rating.wins += int(seat.won)
-        rating.save(update_fields=RATING_FIELDS)
+        rating.updated_at = now
+    Rating.objects.bulk_update(ratings, RATING_FIELDS)
     RatingChange.objects.bulk_create(changes)
 
 
