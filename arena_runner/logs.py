@@ -56,8 +56,10 @@ class CappedLog:
 
 
 CHUNK = 1 << 16
-POLL_SECONDS = 0.1
-"""How often the pump looks up from a quiet pipe to see whether it was stopped."""
+POLL_SECONDS = 1.0
+"""How often the pump looks up from a quiet pipe to see whether it was stopped (a
+stopped process's pipe ends, which wakes it at once; this bounds a pipe a leftover
+process holds open)."""
 
 
 def _read(fd: int) -> bytes:
@@ -148,4 +150,3 @@ class LogPump:
                     self._open = False
                     break
             time.sleep(0.005)
-        self._thread.join(POLL_SECONDS * 2)
