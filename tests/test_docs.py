@@ -1,7 +1,8 @@
 """Docs that cannot drift: every path, module, ``manage.py`` command, ``catan-arena``
 subcommand (and its flags), ``make`` target and environment variable that README.md and
 docs/*.md name exists; every variable the code reads is in the README's table, and every
-row of that table is read. A control feeds the checks planted wrong names."""
+row of that table is read; the variables of the tests and benchmarks are named in the
+docs. A control feeds the checks planted wrong names."""
 
 from __future__ import annotations
 
@@ -392,6 +393,21 @@ def test_every_variable_the_code_reads_is_in_the_readme_table() -> None:
     assert {"DATABASE_URL", "CATAN_SANDBOX_REQUIRE_CGROUPS", "CATAN_JAIL"} <= read
     assert not read - table, f"read by the code, not in the README's table: {read - table}"
     assert not table - read, f"in the README's table, read by no code: {table - read}"
+
+
+TOOLS_VARIABLES = {"CI", "PYTEST_XDIST_WORKER"}
+"""Set by the CI and by pytest-xdist, not by a person."""
+SELF_SET = {"CATAN_TEST_ENV_READER"}
+"""Set and read by one test alone (the strict reader's own test)."""
+
+
+def test_every_variable_the_tests_and_benchmarks_read_is_documented() -> None:
+    """Variables of the test suite and the benchmarks are not settings, but a person may
+    set them: the docs name each (the README's test section, RELIABILITY)."""
+    text = "".join(doc.read_text(encoding="utf-8") for doc in DOCS)
+    own = variables_read(*OTHER_CODE) - variables_read(*PRODUCT) - TOOLS_VARIABLES - SELF_SET
+    assert own, "the scan found none: it is broken"
+    assert not {v for v in own if f"`{v}" not in text}, own
 
 
 @pytest.mark.parametrize(
