@@ -350,7 +350,7 @@ for _scope, _text in THROTTLE_RATES.items():
     try:
         parse_rate(_text)
     except ValueError as exc:
-        raise ImproperlyConfigured(f"the {_scope} rate: {exc}") from None
+        raise ImproperlyConfigured(f"CATAN_ARENA_{_scope.upper()}_RATE={exc}") from None
 
 # The REST API (catan_arena.api): session or token auth, one JSON error shape.
 REST_FRAMEWORK = {

@@ -62,7 +62,10 @@ def test_the_defaults_are_the_embedded_sqlite_and_no_broker(tmp_path: Path) -> N
         ({"CATAN_ARENA_MATCH_ATTEMPTS": "0"}, "CATAN_ARENA_MATCH_ATTEMPTS=0 must be at least 1"),
         ({"CATAN_ARENA_DECISION_SECONDS": "-1"}, "must be positive"),
         ({"CATAN_ARENA_DECISION_SECONDS": "0.01"}, "=0.01 must be at least 0.05"),
-        ({"CATAN_ARENA_UPLOAD_RATE": "30/fortnight"}, "the upload rate: '30/fortnight' is not"),
+        (
+            {"CATAN_ARENA_UPLOAD_RATE": "30/fortnight"},
+            "CATAN_ARENA_UPLOAD_RATE='30/fortnight' is not a rate",
+        ),
         (
             {"CATAN_ARENA_MATCH_ATTEMPTS": "three"},
             "CATAN_ARENA_MATCH_ATTEMPTS='three' is not a whole",
