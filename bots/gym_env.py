@@ -123,18 +123,17 @@ from bots.local import seeded_rng
 from bots.player import Player
 from bots.registry import load_player_class
 from engine import Game, Observation, RulesConfig, codec
+from engine.actions import NUM_EDGES, NUM_HEXES, NUM_NODES
 from engine.board.layouts import BoardLayout
 from engine.board.topology import standard_topology
+from engine.config import PLAYER_COUNTS
 from engine.errors import IllegalActionError, InvalidActionError
 from engine.phases import Phase, Termination
 from engine.seat_view import SeatView
-from engine.types import DEV_DECK
+from engine.types import BANK_PER_RESOURCE, DEV_DECK
 
 OBSERVATION_VERSION: Final = 1
-MAX_PLAYERS: Final = 4
-NUM_NODES: Final = 54
-NUM_EDGES: Final = 72
-NUM_HEXES: Final = 19
+MAX_PLAYERS: Final = max(PLAYER_COUNTS)
 PLAYER_FEATURES: Final = 14
 
 OBSERVATION_LAYOUT: Final[tuple[tuple[str, int], ...]] = (
@@ -224,7 +223,7 @@ def encode_observation(obs: Observation) -> np.ndarray:
     x[OBSERVATION_SLICES["node_harbor"]] = static[_O["robber"] - _O["hex_terrain"] :]
     x[_O["robber"] + obs.robber] = 1.0
 
-    x[OBSERVATION_SLICES["hand"]] = np.array(obs.hand, np.float32) / 19.0
+    x[OBSERVATION_SLICES["hand"]] = np.array(obs.hand, np.float32) / BANK_PER_RESOURCE
     x[OBSERVATION_SLICES["dev_cards"]] = np.array(obs.dev_cards, np.float32) / _DEV_DECK
     x[OBSERVATION_SLICES["dev_cards_new"]] = np.array(obs.dev_cards_new, np.float32) / _DEV_DECK
 
@@ -247,7 +246,7 @@ def encode_observation(obs: Observation) -> np.ndarray:
             obs.current == p,
             obs.decider == p,
         )
-    x[OBSERVATION_SLICES["bank"]] = np.array(obs.bank, np.float32) / 19.0
+    x[OBSERVATION_SLICES["bank"]] = np.array(obs.bank, np.float32) / BANK_PER_RESOURCE
     x[_O["deck_size"]] = obs.deck_size / 25.0
     x[OBSERVATION_SLICES["played_dev_cards"]] = (
         np.array(obs.played_dev_cards, np.float32) / _DEV_DECK

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.board.tables import GENERIC_HARBOR
 from engine.state import GameState
-from engine.types import Bag
+from engine.types import BANK_PER_RESOURCE, NUM_RESOURCES, Bag
 
 
 def can_trade_now(s: GameState) -> bool:
@@ -37,6 +37,6 @@ def offer_problem(s: GameState, give: Bag, get: Bag, giver: int) -> str | None:
     hand = s.hands[giver]
     if any(hand[r] < give[r] for r in range(5)):
         return "you cannot offer cards you do not hold"
-    if sum(get) > 19 * 5:
+    if sum(get) > BANK_PER_RESOURCE * NUM_RESOURCES:
         return "a trade cannot ask for more cards than exist"
     return None

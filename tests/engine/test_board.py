@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine import Game, RulesConfig
+from engine.actions import NUM_EDGES, NUM_HEXES, NUM_NODES
 from engine.board.coords import SIDE_NAMES
 from engine.board.layouts import (
     _SPIRAL_FROM_TOP_LEFT,
@@ -45,6 +46,12 @@ def test_topology_counts_and_structure() -> None:
     for node in range(54):
         for other in T.node_neighbours[node]:
             assert T.graph.has_edge(node, other)
+
+
+def test_the_action_tables_are_sized_by_the_graph() -> None:
+    """``engine.actions``' board sizes (the one definition the codec, the observation's
+    JSON and the Gym encoding import) are the graph's."""
+    assert (T.num_hexes, T.num_nodes, T.num_edges) == (NUM_HEXES, NUM_NODES, NUM_EDGES)
 
 
 def test_checked_in_tables_are_derived_from_the_graph() -> None:
