@@ -31,3 +31,13 @@ def describe(test: ABTest) -> str:
         f"LLR {test.llr:+.2f} in ({test.lower:.2f}, {test.upper:.2f}); {verdict}"
         + ("" if test.status != ABTest.Status.CANCELLED else " (cancelled)")
     )
+
+
+def ab_tests_for(user: User | AnonymousUser) -> QuerySet[ABTest]:
+    """The tests ``user`` may see (:func:`visible_ab_tests`), newest first, with their
+    requester and versions."""
+    return (
+        visible_ab_tests(user)
+        .select_related("requested_by", "version_a__bot", "version_b__bot")
+        .order_by("-id")
+    )

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catan_arena.abtests.models import ABPair, ABTest
-from catan_arena.abtests.selectors import describe, visible_ab_tests
+from catan_arena.abtests.selectors import ab_tests_for, describe
 from catan_arena.abtests.services import (
     DEFAULT_MARGIN,
     cancel_ab_test,
@@ -88,16 +88,6 @@ class ABTestFilter(django_filters.FilterSet):
         fields = ("status", "verdict", "requested_by")
 
 
-def ab_tests(request: Request) -> QuerySet[ABTest]:
-    """The tests the user may see (:func:`~catan_arena.abtests.selectors.visible_ab_tests`);
-    another's answers 404, as if it were not there."""
-    return (
-        visible_ab_tests(request.user)
-        .select_related("requested_by", "version_a__bot", "version_b__bot")
-        .order_by("-id")
-    )
-
-
 class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     """A/B tests, newest first; POST asks whether version B beats version A (both
     yours): paired duplicate games until the sequential test decides. Per author: a few
@@ -108,7 +98,7 @@ class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     filterset_class = ABTestFilter
 
     def get_queryset(self) -> QuerySet[ABTest]:
-        return ab_tests(self.request)
+        return ab_tests_for(self.request.user)  # another's answers 404, as if not there
 
     @extend_schema(request=NewABTestSerializer, responses={201: ABTestSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -137,7 +127,7 @@ class ABTestDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
     serializer_class = ABTestDetailSerializer
 
     def get_queryset(self) -> QuerySet[ABTest]:
-        return ab_tests(self.request).prefetch_related("pair_set")
+        return ab_tests_for(self.request.user).prefetch_related("pair_set")
 
 
 class ABTestCancelView(APIView):
@@ -146,7 +136,7 @@ class ABTestCancelView(APIView):
     @extend_schema(request=None, responses={200: ABTestSerializer})
     def post(self, request: Request, pk: int) -> Response:
         """Stop a running test of yours (its queued games are voided)."""
-        test = ab_tests(request).filter(pk=pk).first()
+        test = ab_tests_for(request.user).filter(pk=pk).first()
         if test is None:
             raise exceptions.NotFound("no such A/B test")
         cancel_ab_test(request.user, test)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from catan_arena.accounts.models import ApiToken, User
 from catan_arena.accounts.roles import may_organize
+from catan_arena.accounts.selectors import tokens_of
 from catan_arena.accounts.tokens import create_token, revoke_token
 from catan_arena.api.authentication import ApiTokenAuthentication
 
@@ -69,7 +70,7 @@ class TokenListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):  # the schema generator
             return ApiToken.objects.none()
-        return ApiToken.objects.filter(user_id=self.request.user.pk or 0)
+        return tokens_of(self.request.user)  # type: ignore[arg-type]
 
     @extend_schema(request=TokenSerializer, responses={201: NewTokenSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:

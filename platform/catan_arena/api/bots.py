@@ -19,7 +19,12 @@ from catan_arena.core.errors import TooLarge
 from catan_arena.ladder.selectors import is_on_ladder, with_on_ladder
 from catan_arena.ladder.services import reinstate_version, withdraw_version
 from catan_arena.submissions.models import Bot, BotVersion
-from catan_arena.submissions.selectors import is_author, with_playing_version
+from catan_arena.submissions.selectors import (
+    is_author,
+    version_with_bot,
+    versions_newest_first,
+    with_playing_version,
+)
 from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
 
@@ -120,10 +125,6 @@ class VersionFilter(django_filters.FilterSet):
         fields = ("bot", "owner", "status")
 
 
-def versions() -> QuerySet[BotVersion]:
-    return with_on_ladder(BotVersion.objects.select_related("bot__owner")).order_by("-id")
-
-
 class VersionListView(generics.ListAPIView):  # type: ignore[type-arg]
     """Every version, newest first (filter by bot, owner, status)."""
 
@@ -131,7 +132,7 @@ class VersionListView(generics.ListAPIView):  # type: ignore[type-arg]
     filterset_class = VersionFilter
 
     def get_queryset(self) -> QuerySet[BotVersion]:
-        return versions()
+        return with_on_ladder(versions_newest_first())
 
 
 class VersionDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
@@ -140,7 +141,7 @@ class VersionDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
     serializer_class = VersionSerializer
 
     def get_queryset(self) -> QuerySet[BotVersion]:
-        return versions()
+        return with_on_ladder(versions_newest_first())
 
 
 class UploadView(APIView):
@@ -192,8 +193,7 @@ class WithdrawView(APIView):
     permission_classes = (IsAuthenticated,)
 
     def _version(self, request: Request, pk: int) -> BotVersion:
-        # not annotated: the answer's on_ladder is read after the change
-        version = BotVersion.objects.select_related("bot__owner").filter(pk=pk).first()
+        version = version_with_bot(pk)
         if version is None:
             raise exceptions.NotFound("no such version")
         if not is_owner(request, version.bot.owner_id):

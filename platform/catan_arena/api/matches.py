@@ -25,9 +25,11 @@ from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import (
     attempt_log,
     may_watch,
+    public_matches,
     public_replay,
     seat_faults,
     seat_forfeit,
+    seat_with_log,
     seed_is_public,
     with_seats,
 )
@@ -120,10 +122,6 @@ class MatchFilter(django_filters.FilterSet):
         fields = ("bot", "version", "owner", "tournament", "status", "ladder", "ab_test")
 
 
-def matches() -> QuerySet[Match]:
-    return with_seats().defer("seed")
-
-
 class MatchListView(generics.ListAPIView):  # type: ignore[type-arg]
     """Matches, newest first (cursor pages; filter by bot, version, owner, tournament,
     status, ladder, A/B test, creation date)."""
@@ -133,7 +131,7 @@ class MatchListView(generics.ListAPIView):  # type: ignore[type-arg]
     pagination_class = NewestFirst
 
     def get_queryset(self) -> QuerySet[Match]:
-        return matches()
+        return public_matches()
 
 
 class MatchDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
@@ -198,12 +196,7 @@ class SeatLogView(APIView):
 
     @extend_schema(responses={200: SeatLogSerializer})
     def get(self, request: Request, pk: int, seat: int) -> Response:
-        row = (
-            MatchSeat.objects.filter(match_id=pk, seat=seat)
-            .select_related("version__bot")
-            .only("log", "version__bot__owner_id", "version_id", "seat", "match_id")
-            .first()
-        )
+        row = seat_with_log(pk, seat)
         if row is None:
             raise exceptions.NotFound("no such seat")
         if not is_author(request.user, row.version.bot.owner_id):

@@ -15,15 +15,24 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catan_arena.api.matches import MatchSerializer, matches
+from catan_arena.api.matches import MatchSerializer
 from catan_arena.api.pagination import NewestFirst
 from catan_arena.api.permissions import IsOrganizerOrReadOnly
 from catan_arena.core.limits import DECISION_BOUND, TIME_BANK_BOUND, TOURNAMENT_BOUNDS, Bound
 from catan_arena.matches.models import Match
+from catan_arena.matches.selectors import public_matches
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.selectors import version_with_bot
 from catan_arena.tournaments.models import Entry, Tournament
-from catan_arena.tournaments.selectors import progress, standings, strengths, with_progress
+from catan_arena.tournaments.selectors import (
+    entries_of,
+    progress,
+    standings,
+    strengths,
+    tournament_by_pk,
+    with_progress,
+)
 from catan_arena.tournaments.services import (
     TournamentSpec,
     cancel_tournament,
@@ -119,10 +128,6 @@ class TournamentFilter(django_filters.FilterSet):
         fields = ("status", "format")
 
 
-def tournaments() -> QuerySet[Tournament]:
-    return with_progress()
-
-
 class TournamentListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     """Tournaments, newest first; organizers POST a new one (a draft, or open)."""
 
@@ -131,7 +136,7 @@ class TournamentListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     permission_classes = (IsOrganizerOrReadOnly,)
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return tournaments()
+        return with_progress()
 
     @extend_schema(request=NewTournamentSerializer, responses={201: TournamentSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -147,7 +152,7 @@ class TournamentListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
             TournamentSpec(limits=limits, **data),
             open_entries=opened,
         )
-        body = TournamentSerializer(tournaments().get(pk=made.pk)).data
+        body = TournamentSerializer(with_progress().get(pk=made.pk)).data
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -155,11 +160,11 @@ class TournamentDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
     serializer_class = TournamentSerializer
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return tournaments()
+        return with_progress()
 
 
 def _tournament(pk: int) -> Tournament:
-    found = Tournament.objects.filter(pk=pk).first()
+    found = tournament_by_pk(pk)
     if found is None:
         raise exceptions.NotFound("no such tournament")
     return found
@@ -177,7 +182,7 @@ class ActionView(APIView):
     @extend_schema(request=None, responses={200: TournamentSerializer})
     def post(self, request: Request, pk: int) -> Response:
         self.act(request, _tournament(pk))
-        return Response(TournamentSerializer(tournaments().get(pk=pk)).data)
+        return Response(TournamentSerializer(with_progress().get(pk=pk)).data)
 
 
 class OpenView(ActionView):
@@ -212,7 +217,7 @@ class ScheduleView(APIView):
         incoming.is_valid(raise_exception=True)
         starts_at: datetime = incoming.validated_data["starts_at"]
         schedule_start(request.user, _tournament(pk), starts_at)  # type: ignore[arg-type]
-        return Response(TournamentSerializer(tournaments().get(pk=pk)).data)
+        return Response(TournamentSerializer(with_progress().get(pk=pk)).data)
 
 
 class EntryListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
@@ -222,9 +227,7 @@ class EntryListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     pagination_class = None
 
     def get_queryset(self) -> QuerySet[Entry]:
-        return Entry.objects.filter(tournament_id=self.kwargs.get("pk", 0)).select_related(
-            "version__bot__owner"
-        )
+        return entries_of(self.kwargs.get("pk", 0))
 
     @extend_schema(request=EntrySerializer, responses={201: EntrySerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -241,7 +244,7 @@ class EntryDetailView(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int, version: int) -> Response:
         """Withdraw an entry while entries are open (its author or an organizer)."""
-        found = BotVersion.objects.select_related("bot").filter(pk=version).first()
+        found = version_with_bot(version)
         if found is None:
             raise exceptions.NotFound("no such version")
         withdraw_entry(request.user, _tournament(pk), found)  # type: ignore[arg-type]
@@ -284,4 +287,4 @@ class FixturesView(generics.ListAPIView):  # type: ignore[type-arg]
     filterset_class = None
 
     def get_queryset(self) -> QuerySet[Match]:
-        return matches().filter(tournament_id=self.kwargs.get("pk", 0))
+        return public_matches().filter(tournament_id=self.kwargs.get("pk", 0))

@@ -118,3 +118,29 @@ def next_queued_match() -> int | None:
         .first()
     )
     return pk
+
+
+def seats_of(match: Match) -> list[MatchSeat]:
+    """A match's seats with their versions, bots and owners."""
+    return list(MatchSeat.objects.filter(match=match).select_related("version__bot__owner"))
+
+
+def seat_with_log(match_id: int, seat: int) -> MatchSeat | None:
+    """One seat with what its bot printed, and whose bot it is (for the log's reader)."""
+    return (
+        MatchSeat.objects.filter(match_id=match_id, seat=seat)
+        .select_related("version__bot")
+        .only("log", "seat", "match_id", "version_id", "version__number", "version__bot__name",
+              "version__bot__owner_id")
+        .first()
+    )  # fmt: skip
+
+
+def public_matches() -> QuerySet[Match]:
+    """Matches with their seats (:func:`with_seats`), the seed left unloaded."""
+    return with_seats().defer("seed")
+
+
+def recent_matches_of(bot_id: int, matches: QuerySet[Match], limit: int = 20) -> list[Match]:
+    """The newest ``limit`` of ``matches`` a bot played in."""
+    return list(matches.filter(seats__version__bot_id=bot_id).distinct().order_by("-id")[:limit])

@@ -88,3 +88,35 @@ def next_pending_version(skip: Collection[int] = ()) -> int | None:
         .first()
     )
     return pk
+
+
+def bot_named(name: str) -> Bot | None:
+    return Bot.objects.filter(name=name).first()
+
+
+def versions_newest_first() -> QuerySet[BotVersion]:
+    """Every version with its bot and owner, newest first."""
+    return BotVersion.objects.select_related("bot__owner").order_by("-id")
+
+
+def version_with_bot(pk: int | None) -> BotVersion | None:
+    """One version with its bot and owner (None if there is none, or no id)."""
+    if pk is None:
+        return None
+    return BotVersion.objects.select_related("bot__owner").filter(pk=pk).first()
+
+
+def versions_of(bot: Bot) -> list[BotVersion]:
+    """A bot's versions, newest first."""
+    return list(bot.versions.select_related("bot").order_by("-number"))
+
+
+def active_versions_of(bot: Bot) -> QuerySet[BotVersion]:
+    """A bot's active versions, newest first."""
+    return bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number")
+
+
+def own_active_versions(owner: Any) -> QuerySet[BotVersion]:
+    """An author's active versions, by bot name then newest first."""
+    own = BotVersion.objects.filter(bot__owner=owner, status=BotVersion.Status.ACTIVE)
+    return own.select_related("bot").order_by("bot__name", "-number")

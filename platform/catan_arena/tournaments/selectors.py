@@ -15,7 +15,7 @@ from catan_arena.ratings.strength import (
     strength_table,
 )
 from catan_arena.tournaments import swiss
-from catan_arena.tournaments.models import Tournament
+from catan_arena.tournaments.models import Entry, Tournament
 
 
 @dataclass
@@ -171,3 +171,20 @@ def strengths(tournament: Tournament, *, samples: int = 100) -> dict[int, Streng
 
 def head_to_head_table(tournament: Tournament) -> dict[tuple[int, int], HeadToHead]:
     return head_to_head(game_results(tournament))
+
+
+def tournament_by_pk(pk: int) -> Tournament | None:
+    return Tournament.objects.filter(pk=pk).first()
+
+
+def entries_of(tournament_id: int) -> QuerySet[Entry]:
+    """A tournament's entries with their versions, bots and owners, in entry order."""
+    return (
+        Entry.objects.filter(tournament_id=tournament_id)
+        .select_related("version__bot__owner")
+        .order_by("id")
+    )
+
+
+def entered_version_ids(tournament: Tournament) -> set[int]:
+    return set(tournament.entries.values_list("version_id", flat=True))

@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 
 from catan_arena.accounts.models import User
+from catan_arena.accounts.selectors import username_taken
 from catan_arena.accounts.services import welcome_new_account
 from catan_arena.accounts.tokens import create_token, revoke_token
 from catan_arena.accounts.usernames import confusable_with, normalize
@@ -37,7 +38,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         """NFKC-normalised (Django's ``UsernameField``); refused when it could be taken
         for an existing username (``аlice`` with a Cyrillic а beside ``alice``)."""
         name = normalize(str(self.cleaned_data["username"]))
-        if User.objects.filter(username__iexact=name).exists():
+        if username_taken(name):
             raise forms.ValidationError("that username is taken")
         existing = confusable_with(name)
         if existing is not None:

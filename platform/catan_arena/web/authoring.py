@@ -19,9 +19,15 @@ from catan_arena.abtests.fair_use import admit_upload
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
 from catan_arena.core.page_errors import Refusal, message_on_refusal
-from catan_arena.matches.models import MatchSeat
+from catan_arena.matches.selectors import seat_with_log
 from catan_arena.submissions.models import Bot, BotVersion
-from catan_arena.submissions.selectors import is_author, shown_report
+from catan_arena.submissions.selectors import (
+    active_versions_of,
+    bot_named,
+    is_author,
+    shown_report,
+    versions_of,
+)
 from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
 
@@ -81,10 +87,10 @@ def upload(request: HttpRequest) -> HttpResponse:
 
 def versions(request: HttpRequest, name: str) -> HttpResponse:
     """The bot's versions table, polled by htmx while a version is being validated."""
-    bot = Bot.objects.filter(name=name).first()
+    bot = bot_named(name)
     if bot is None:
         raise Http404("no such bot")
-    rows = list(bot.versions.select_related("bot").order_by("-number"))
+    rows = versions_of(bot)
     context = {
         "bot": bot,
         "version_rows": version_rows(rows, request.user),
@@ -106,13 +112,7 @@ def validating(rows: list[BotVersion]) -> bool:
 
 def seat_log(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     """What the bot wrote to its log in one match: for its author (and staff) only."""
-    row = (
-        MatchSeat.objects.filter(match_id=pk, seat=seat)
-        .select_related("version__bot")
-        .only("log", "seat", "match_id", "version__number", "version__bot__name",
-              "version__bot__owner_id")
-        .first()
-    )  # fmt: skip
+    row = seat_with_log(pk, seat)
     if row is None:
         raise Http404("no such seat")
     if not is_author(request.user, row.version.bot.owner_id):
@@ -126,7 +126,7 @@ class ABTestForm(forms.Form):
 
     def __init__(self, bot: Bot, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        active = bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number")
+        active = active_versions_of(bot)
         for field in ("version_a", "version_b"):
             self.fields[field].queryset = active  # type: ignore[attr-defined]
             self.fields[field].empty_label = "choose"  # type: ignore[attr-defined]
@@ -136,7 +136,7 @@ class ABTestForm(forms.Form):
 @require_POST
 @login_required
 def start_ab_test(request: HttpRequest, name: str) -> HttpResponse:
-    bot = Bot.objects.filter(name=name).first()
+    bot = bot_named(name)
     if bot is None:
         raise Http404("no such bot")
     form = ABTestForm(bot, request.POST)

@@ -22,8 +22,13 @@ from catan_arena.core.params import object_id
 from catan_arena.ladder.selectors import playable_versions
 from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
-from catan_arena.submissions.selectors import playing_versions
+from catan_arena.submissions.selectors import (
+    own_active_versions,
+    playing_versions,
+    version_with_bot,
+)
 from catan_arena.tournaments.models import Tournament
+from catan_arena.tournaments.selectors import entered_version_ids, tournament_by_pk
 from catan_arena.tournaments.services import (
     TournamentSpec,
     cancel_tournament,
@@ -132,18 +137,18 @@ def enterable(
         return []
     if not isinstance(user, User):
         return []
-    entered = set(tournament.entries.values_list("version_id", flat=True))
+    entered = entered_version_ids(tournament)
     if may_organize(user):
         return [v for v in playing_versions() if v.pk not in entered]
-    own = playable_versions().filter(bot__owner=user)
-    return own.exclude(pk__in=entered).select_related("bot").order_by("bot__name", "-number")
+    playable = playable_versions().values("pk")
+    return own_active_versions(user).filter(pk__in=playable).exclude(pk__in=entered)
 
 
 @require_POST
 @login_required
 def tournament_action(request: HttpRequest, pk: int) -> HttpResponse:
     """One button of the tournament page: open, schedule, start, cancel, enter, withdraw."""
-    tournament = Tournament.objects.filter(pk=pk).first()
+    tournament = tournament_by_pk(pk)
     if tournament is None:
         raise Http404("no such tournament")
     user: User = request.user  # type: ignore[assignment]
@@ -170,12 +175,7 @@ def _act(user: User, tournament: Tournament, action: str, request: HttpRequest) 
         voided = cancel_tournament(tournament, user)
         return f"cancelled; {voided} queued games voided"
     if action in ("enter", "withdraw"):
-        version_id = object_id(request.POST.get("version"))
-        version = (
-            BotVersion.objects.select_related("bot__owner").filter(pk=version_id).first()
-            if version_id is not None
-            else None
-        )
+        version = version_with_bot(object_id(request.POST.get("version")))
         if version is None:
             raise Invalid("choose a bot")
         if action == "enter":

@@ -78,6 +78,11 @@ def match_list() -> QuerySet[Match]:
     return with_seats().defer("seed", "attempt_log")
 
 
+def fixtures(tournament: Tournament, limit: int = 200) -> list[Match]:
+    """A tournament's matches, round by round."""
+    return list(match_list().filter(tournament=tournament).order_by("round", "id")[:limit])
+
+
 def live_and_recent(limit: int = 10) -> tuple[list[Match], list[Match]]:
     live = list(match_list().filter(status=Match.Status.RUNNING).order_by("-id")[:limit])
     recent = list(

@@ -11,18 +11,26 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from catan_arena.accounts.roles import may_organize
-from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import (
     may_watch,
+    recent_matches_of,
     replay_of,
     seat_faults,
     seat_forfeit,
+    seats_of,
     seed_is_public,
 )
 from catan_arena.ratings.selectors import history
 from catan_arena.submissions.selectors import is_author
 from catan_arena.tournaments.models import Tournament
-from catan_arena.tournaments.selectors import progress, standings, strengths
+from catan_arena.tournaments.selectors import (
+    entries_of,
+    progress,
+    standings,
+    strengths,
+    tournament_by_pk,
+)
 from catan_arena.web import charts, organizing, replay_charts, replay_view, selectors
 from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
@@ -58,9 +66,7 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
     versions = list(found.versions.all())
     playing = next((v for v in versions if v.pk == getattr(found, "playing_version", None)), None)
     changes = list(history(playing.pk)) if playing else []
-    recent = list(
-        selectors.match_list().filter(seats__version__bot=found).distinct().order_by("-id")[:20]
-    )
+    recent = recent_matches_of(found.pk, selectors.match_list())
     is_owner = is_author(request.user, found.owner_id)
     context = {
         "bot": found,
@@ -95,7 +101,7 @@ def match(request: HttpRequest, pk: int) -> HttpResponse:
     found = selectors.match_list().filter(pk=pk).first()
     if found is None:
         raise Http404("no such match")
-    seats = list(MatchSeat.objects.filter(match=found).select_related("version__bot__owner"))
+    seats = seats_of(found)
     user = request.user
     rows = [
         {
@@ -213,13 +219,13 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 
 
 def tournament(request: HttpRequest, pk: int) -> HttpResponse:
-    found = Tournament.objects.filter(pk=pk).first()
+    found = tournament_by_pk(pk)
     if found is None:
         raise Http404("no such tournament")
     fitted = strengths(found)
     table = [(row, fitted[row.version_id]) for row in standings(found)]
-    fixtures = selectors.match_list().filter(tournament=found).order_by("round", "id")[:200]
-    entries = list(found.entries.select_related("version__bot__owner").order_by("id"))
+    fixtures = selectors.fixtures(found)
+    entries = list(entries_of(found.pk))
     context = {
         "tournament": found,
         "table": table,
