@@ -5,6 +5,7 @@ with the variable's name, and numbers are held to their bounds."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -137,3 +138,31 @@ def test_a_choice_is_one_of_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(VAR, "loud")
     with pytest.raises(EnvError, match=f"{VAR}='loud' is not one of: INFO, WARNING"):
         env_choice(VAR, "WARNING", ("INFO", "WARNING"))
+
+
+ROOT = README.parent
+PRODUCT = ("engine", "bots", "arena_runner", "arena_cli", "platform/catan_arena")
+OUTSIDE_THE_READER = {
+    "arena_runner/env.py": "the reader itself",
+    "bots/jail.py": "a bot's own process, which has no arena_runner: CATAN_JAIL",
+}
+
+
+def test_the_code_reads_the_environment_through_the_reader_only() -> None:
+    """No ``os.environ.get``/``os.getenv``/``os.environ[...]`` of its own anywhere in the
+    product (``setdefault`` of ``DJANGO_SETTINGS_MODULE`` aside): a variable read around
+    the reader would follow rules of its own again."""
+    found = []
+    for root in PRODUCT:
+        for path in sorted((ROOT / root).rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            if name in OUTSIDE_THE_READER:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call | ast.Subscript):
+                    continue
+                text = ast.unparse(node)
+                own = re.match(r"os\.(environ\.get|getenv)\(|os\.environ\[", text)
+                if own and isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
+                    found.append(f"{name}:{node.lineno}: {text}")
+    assert not found, found
