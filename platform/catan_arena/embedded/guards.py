@@ -11,8 +11,10 @@ import socket
 from pathlib import Path
 from typing import IO
 
+from catan_arena.core.errors import Unavailable
 
-class ServeRefused(Exception):
+
+class ServeRefused(Unavailable):
     """The platform cannot start; the message says why and what to do, in one line."""
 
 

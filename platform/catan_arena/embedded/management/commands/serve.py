@@ -9,17 +9,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from catan_arena.embedded.supervisor import (
-    ServeOptions,
-    ServeRefused,
-    default_match_workers,
-    serve,
-)
+from catan_arena.core.commands import AppCommand
+from catan_arena.embedded.supervisor import ServeOptions, default_match_workers, serve
 
 
-class Command(BaseCommand):
+class Command(AppCommand):
     help = "Run the whole platform (site, workers, scheduler) on the embedded default."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -50,10 +46,7 @@ class Command(BaseCommand):
             match_workers=options["workers"],
             validation_workers=options["validation_workers"],
         )
-        try:
-            code = serve(opts, self._say)
-        except ServeRefused as exc:
-            raise CommandError(str(exc)) from None
+        code = serve(opts, self._say)
         if code:
             sys.exit(code)
 
