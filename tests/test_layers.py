@@ -39,3 +39,47 @@ def test_migrations_import_no_live_code() -> None:
                 if name.startswith((".", "catan_arena", "engine", "bots", "arena_"))
             ]
     assert not offenders, offenders
+
+
+DOORS = ("api/*.py", "web/*.py", "*/admin.py", "*/management/commands/*.py")
+
+
+def _app_error_classes() -> set[str]:
+    """The names of every class of the platform that is an ``AppError`` (by its bases'
+    names, followed to a fixed point), and Django's ``PermissionDenied``."""
+    bases: dict[str, set[str]] = {}
+    for path in APPS.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                names = {b.id if isinstance(b, ast.Name) else ast.unparse(b) for b in node.bases}
+                bases.setdefault(node.name, set()).update(names)
+    found = {"AppError"}
+    while True:
+        more = {name for name, parents in bases.items() if parents & found} - found
+        if not more:
+            return found | {"PermissionDenied"}
+        found |= more
+
+
+def test_no_door_translates_a_services_error_by_hand() -> None:
+    """The API, the pages, the admin and the commands let a service's ``AppError`` reach
+    their one mapping (api/errors.py, core/page_errors.py, core/commands.py)."""
+    errors = _app_error_classes()
+    assert {"TournamentError", "UploadTooLarge", "FairUseExceeded"} <= errors  # the scan works
+    offenders = []
+    for pattern in DOORS:
+        for path in sorted(APPS.glob(pattern)):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            ours = {  # names this file imports from the platform (DRF has a NotFound too)
+                alias.asname or alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)
+                and (node.module or "").startswith(("catan_arena", "django.core.exceptions"))
+                for alias in node.names
+            }
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ExceptHandler) and node.type is not None:
+                    caught = {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)}
+                    if caught & errors & ours:
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not offenders, offenders
