@@ -205,6 +205,10 @@ def _database() -> dict[str, Any]:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     else:
+        # A worker or web process keeps its connection between tasks and requests (a
+        # new PostgreSQL connection forks a backend each time); checked before reuse, so
+        # a restarted server costs one reconnect. ``?conn_max_age=0`` in the URL: off.
+        db.setdefault("CONN_MAX_AGE", 300)
         db.setdefault("CONN_HEALTH_CHECKS", True)
     return db
 
