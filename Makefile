@@ -66,7 +66,7 @@ typecheck: setup
 ## (no Django, no PostgreSQL or Redis; not the slow, serial or own-process tests).
 test-fast: setup
 	$(PY) -m pytest -n 2 -q -p no:django -W "ignore::pytest.PytestConfigWarning" \
-		-m "not slow and not serial and not own_process" tests/engine tests/bots tests/runner tests/arena
+		-m "not slow and not serial and not own_process" tests/engine tests/bots tests/runner tests/competition
 
 pytest: setup services $(VENV)/.compose-validator
 	$(PY) -m pytest -n 2 -q -m "not serial and not own_process"
