@@ -1,5 +1,6 @@
 """Facts the pages, the API and the services each rely on, checked to agree (issue 20):
-which tournament takes entries, who may organize, which version plays (on the ladder)."""
+which tournament takes entries, who may organize, which version plays (on the ladder),
+who sees a replay and its seed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from catan_arena.accounts.models import User
 from catan_arena.accounts.roles import ORGANIZERS, may_organize
 from catan_arena.accounts.services import grant_role
 from catan_arena.ladder.selectors import candidates, is_on_ladder, ladder_versions
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits, create_match, run_match
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.submissions.selectors import playing_version
 from catan_arena.submissions.services import upload_version
@@ -108,3 +111,30 @@ def test_on_ladder_the_version_that_plays_and_the_matchmaker_agree(
         bot = Bot.objects.get(name=name)
         assert playing_version(bot) == plays
         assert client.get(f"/bots/{name}/").context["playing"] == plays
+
+
+READS = ("/api/v1/matches/{pk}/replay/", "/matches/{pk}/replay/",
+         "/matches/{pk}/replay/position/?step=3")  # fmt: skip
+"""Every way to a replay: the API, the viewer, the position download."""
+
+
+def test_the_api_the_viewer_and_the_download_withhold_a_replay_and_its_seed_alike(
+    client: Client, three_authors_bots: list[BotVersion], author: User
+) -> None:
+    played = create_match(three_authors_bots, limits=MatchLimits(0.3, 1.0))
+    assert run_match(played.pk) == "finished"
+    played.refresh_from_db()
+    twin = Match.objects.create(seed=played.seed, rules=played.rules, decision_seconds=1,
+                                game_seconds=10)  # fmt: skip
+    for url in READS:  # a game sharing its seed is to play: no one sees anything
+        assert client.get(url.format(pk=played.pk)).status_code == 404, url
+    User.objects.filter(pk=author.pk).update(is_staff=True)
+    client.force_login(author)  # staff watch, the seed still withheld
+    assert all(client.get(url.format(pk=played.pk)).status_code == 200 for url in READS)
+    seeds = {client.get(url.format(pk=played.pk)).json()["seed"] for url in READS[::2]}
+    assert seeds == {None}
+    client.logout()
+    Match.objects.filter(pk=twin.pk).update(status=Match.Status.VOID)
+    assert all(client.get(url.format(pk=played.pk)).status_code == 200 for url in READS)
+    seeds = {client.get(url.format(pk=played.pk)).json()["seed"] for url in READS[::2]}
+    assert seeds == {played.seed}  # the group is over: the seed is public everywhere

@@ -24,13 +24,12 @@ from catan_arena.api.pagination import NewestFirst
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import (
     attempt_log,
-    may_watch,
     public_matches,
-    public_replay,
     seat_faults,
     seat_forfeit,
     seat_with_log,
     seed_is_public,
+    watchable_replay,
     with_seats,
 )
 from catan_arena.submissions.selectors import is_author
@@ -148,26 +147,15 @@ class ReplayView(APIView):
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request: Request, pk: int) -> HttpResponse:
-        match = (
-            Match.objects.filter(pk=pk).only("status", "replay", "replay_sha256", "seed").first()
-        )
-        if match is None:
-            raise exceptions.NotFound("no such match")
-        if not match.replay:
-            raise exceptions.NotFound(f"match {pk} has no replay ({match.status})")
-        if not may_watch(match, request.user):
-            raise exceptions.NotFound(WITHHELD.format(pk=pk))
-        stored, sha = bytes(match.replay), match.replay_sha256
-        data = orjson.loads(gzip.decompress(stored))
-        shown = public_replay(data)
-        if not seed_is_public(match):  # a rotation sharing its seed is still to be played
-            shown = shown | {"seed": None}
+        watched = watchable_replay(pk, request.user)
+        match, data, shown = watched.match, watched.data, watched.public()
+        stored, sha = bytes(match.replay or b""), match.replay_sha256  # there is one
         if shown != data:
             payload = orjson.dumps(shown)
             stored, sha = gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest()
         gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
         etag = f'"{sha}-gz"' if gzipped else f'"{sha}"'
-        cache = "public, max-age=60" if seed_is_public(match) else "private, no-store"
+        cache = "public, max-age=60" if watched.seed_public else "private, no-store"
         headers = {"ETag": etag, "Vary": "Accept-Encoding", "Cache-Control": cache}
         if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return HttpResponse(status=304, headers=headers)
@@ -177,9 +165,6 @@ class ReplayView(APIView):
         return HttpResponse(
             gzip.decompress(stored), content_type="application/json", headers=headers
         )
-
-
-WITHHELD = "match {pk}'s replay is withheld while a game sharing its seed is queued or running"
 
 
 class SeatLogSerializer(serializers.Serializer):  # type: ignore[type-arg]

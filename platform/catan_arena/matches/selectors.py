@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import gzip
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from django.db.models import Prefetch, QuerySet
+from django.http import Http404
 
 from arena_runner.disclosure import public_fault, public_forfeit
+from catan_arena.core.errors import NotFound
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.submissions.selectors import is_author
 
@@ -55,6 +58,46 @@ def may_watch(match: Match, user: Any) -> bool:
 def seed_is_public(match: Match) -> bool:
     """A match's seed may be shown once it is done and its seed group is open."""
     return match.status in Match.DONE and seed_group_open(match)
+
+
+WITHHELD = "withheld while a game sharing its seed is queued or running"
+
+
+class ReplayUnavailable(NotFound, Http404):
+    """No replay to show: none (yet), or withheld from this reader. A 404 for the API
+    (an :class:`~catan_arena.core.errors.AppError`) and for the pages (an ``Http404``)."""
+
+
+@dataclass(frozen=True)
+class WatchableReplay:
+    """A replay its reader may watch (:func:`watchable_replay`)."""
+
+    match: Match
+    data: dict[str, Any]
+    """The whole replay, seed included: for drawing on the server, never sent as is."""
+    seed_public: bool
+
+    def public(self) -> dict[str, Any]:
+        """What a client may receive: faults in plain words (:func:`public_replay`),
+        the seed None until :func:`seed_is_public`."""
+        shown = public_replay(self.data)
+        return shown if self.seed_public else shown | {"seed": None}
+
+
+def watchable_replay(match_id: int, user: Any) -> WatchableReplay:
+    """The one gate of every replay — the API's, the viewer's, the position download's:
+    the match's replay if ``user`` may watch it (:func:`may_watch`), else
+    :class:`ReplayUnavailable` saying why."""
+    fields = ("status", "replay", "replay_sha256", "rules", "seed")
+    match = Match.objects.filter(pk=match_id).only(*fields).first()
+    if match is None:
+        raise ReplayUnavailable("no such match")
+    data = replay_of(match)
+    if data is None:
+        raise ReplayUnavailable(f"match {match_id} has no replay ({match.status})")
+    if not may_watch(match, user):
+        raise ReplayUnavailable(f"match {match_id}'s replay is {WITHHELD}")
+    return WatchableReplay(match, data, seed_is_public(match))
 
 
 def seat_faults(seat: MatchSeat, user: Any) -> list[dict[str, Any]]:
