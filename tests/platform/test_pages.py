@@ -137,7 +137,10 @@ def test_the_replay_viewer_draws_each_step(client: Client, played: Match) -> Non
         == 8
     )  # the last eight steps, no more
     end = page(client, f"/matches/{played.pk}/replay/?step={steps}")
-    assert 'id="forward"' not in end and 'id="back"' in end
+    assert re.search(r'id="forward"[^>]* hidden>', end) and 'id="back" href=' in end
+    assert re.search(r'id="back"[^>]* hidden>', start) and not re.search(
+        r'id="back"[^>]* hidden>', end
+    )
     assert 'id="dice">No roll yet.' in start and 'id="dice">Dice: <span class="faces">' in end
     assert page(client, f"/matches/{played.pk}/replay/?step=99999").count(
         f"step {steps} of {steps}"

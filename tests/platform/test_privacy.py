@@ -256,11 +256,12 @@ def play_surfaces(match: Match) -> dict[str, Any]:
     return {
         "api replay": lambda u: get(api(u), f"{API}/matches/{pk}/replay/"),
         "replay page": lambda u: get(site(u), f"/matches/{pk}/replay/?step=30"),
+        "replay data": lambda u: get(site(u), f"/matches/{pk}/replay/data/?view=1"),
         "position": lambda u: get(site(u), f"/matches/{pk}/replay/position/?step=30"),
     }
 
 
-@pytest.mark.parametrize("surface", ["api replay", "replay page", "position"])
+@pytest.mark.parametrize("surface", ["api replay", "replay page", "replay data", "position"])
 def test_a_seed_group_with_a_game_to_play_shows_no_play(
     played: Match, three_authors_bots: list[BotVersion], surface: str
 ) -> None:

@@ -12,10 +12,15 @@ from arena_runner import InProcessDriver, play_match
 from bots.registry import load_player_class
 from catan_arena.web.replay_charts import (
     CHANCE,
+    LEFT,
+    RIGHT,
+    WIDTH,
+    chart_lines,
     expected_production,
     luck_svg,
     points_svg,
     replay_charts,
+    ticks,
 )
 from engine import RulesConfig
 from engine.board.topology import standard_topology
@@ -125,10 +130,38 @@ def test_the_svgs_parse_with_a_line_per_seat_and_the_marker_at_the_step() -> Non
     lines = lambda svg: svg.findall("polyline") + svg.findall(f"{ns}polyline")  # noqa: E731
     assert len(lines(points)) == 4 and len(lines(luck)) == 8
     marker = next(e for e in points.iter() if e.get("class") == "marker")
-    expected_x = 18 + (320 - 36) * step / len(replay.steps)
+    expected_x = LEFT + (WIDTH - LEFT - RIGHT) * step / len(replay.steps)
     assert abs(float(marker.get("x1", "0")) - expected_x) < 0.1
     assert all(len(line.get("points", "").split()) <= 301 for line in lines(points))
     last_x = max(float(xy.split(",")[0]) for xy in lines(points)[0].get("points", "").split())
     assert abs(last_x - expected_x) < 0.1  # no spoilers: the lines stop at the step
     early = charts.totals(charts.rolls[0])
     assert early != charts.totals() and len(early) == 4
+
+
+def test_the_axes_have_round_ticks_with_labels() -> None:
+    assert ticks(10) == [0, 2, 4, 6, 8, 10]
+    assert ticks(57.3) == [0, 20, 40]
+    assert ticks(812, 4) == [0, 250, 500, 750]
+    svg = ET.fromstring(points_svg(replay_charts(game("charts-1")), 10))
+    labels = [e.text for e in svg.iter() if e.get("class") == "label"]
+    assert {"0", "2", "10", "step", "points"} <= set(labels)
+    assert sum(e.get("class") == "tick" for e in svg.iter()) >= 3
+
+
+def test_the_browser_gets_the_same_lines_as_the_svg() -> None:
+    """chart_lines (the browser's data) and the server's SVG put each point at the same
+    coordinates: the browser's lines at a step are the SVG's."""
+    charts = replay_charts(game("charts-1"))
+    data = chart_lines(charts)
+    step = 40  # short enough that the SVG keeps every point
+    points = ET.fromstring(points_svg(charts, step))
+    luck = ET.fromstring(luck_svg(charts, step))
+    rolls = sum(1 for k in charts.rolls if k <= step)
+    for seat in range(4):
+        drawn = next(e for e in points.iter() if e.get("data-seat") == str(seat)).get("points")
+        xs, ys = data["x_points"][: step + 1], data["points"][seat][: step + 1]
+        assert drawn == " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))
+        got = [e for e in luck.iter() if e.get("data-seat") == str(seat)][1].get("points")
+        xs, ys = data["x_luck"][:rolls], data["got"][seat][:rolls]
+        assert got == " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))

@@ -3,20 +3,27 @@ points over the game, and its dice luck (cumulative resources the dice actually 
 against what they were expected to give, from the buildings it had at each roll). One
 pass over the replay. Pure: the engine and the standard library only.
 
-CSS classes: ``chart-points``, ``chart-luck`` (the ``svg``), ``axis``, ``label``,
-``marker`` (the current step), ``seat-line`` with ``data-seat``, ``expected`` (dashed).
+CSS classes: ``chart-points``, ``chart-luck`` (the ``svg``), ``axis``, ``grid``,
+``tick``, ``label``, ``marker`` (the current step), ``seat-line`` with ``data-seat``,
+``expected`` (dashed). The legend is the page's (the seats' colours and marks).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from html import escape
+from typing import Any
 
+from catan_arena.web.board_svg import SEAT_COLOURS
 from engine.replay import Replay, iter_states
 from engine.state import GameState
 
-SEAT_COLOURS = ("#c0392b", "#2e6bd6", "#f4f4f4", "#e67e22")
-WIDTH, HEIGHT, PAD = 320.0, 140.0, 18.0
+WIDTH, HEIGHT = 320.0, 160.0
+LEFT, RIGHT, TOP, BOTTOM = 40.0, 8.0, 8.0, 30.0
+"""The plot's margins: room for the y ticks and title on the left, the step ticks and
+title below."""
 CHANCE = {n: (6 - abs(7 - n)) / 36 for n in range(2, 13)}
 """P(two dice sum to n)."""
 
@@ -92,26 +99,53 @@ def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
     return ReplayCharts(len(replay.steps), points, rolls, expected, actual)
 
 
-def _x(step: int, steps: int) -> float:
-    return PAD + (WIDTH - 2 * PAD) * step / max(1, steps)
+def _x(step: float, steps: int) -> float:
+    return LEFT + (WIDTH - LEFT - RIGHT) * step / max(1, steps)
 
 
 def _y(value: float, top: float) -> float:
-    return HEIGHT - PAD - (HEIGHT - 2 * PAD) * value / max(1e-9, top)
+    return HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * value / max(1e-9, top)
 
 
-def _frame(kind: str, title: str, top: float, steps: int, step: int) -> list[str]:
-    marker = _x(step, steps)
-    return [
+def ticks(top: float, most: int = 5) -> list[float]:
+    """Round tick values from 0 to ``top``: steps of 1, 2, 2.5 (from 25 up: whole
+    numbers stay whole) or 5 times a power of ten, at most ``most`` + 1 of them."""
+    raw = max(top, 1e-9) / most
+    power = 10 ** math.floor(math.log10(raw))
+    factors = (1, 2, 2.5, 5, 10) if power >= 10 else (1, 2, 5, 10)
+    step = next(m * power for m in factors if m * power >= raw)
+    return [round(i * step, 9) for i in range(int(top / step + 1e-9) + 1)]
+
+
+def _frame(kind: str, title: str, top: float, steps: int, step: int, y_label: str) -> list[str]:
+    base, right = HEIGHT - BOTTOM, WIDTH - RIGHT
+    parts = [
         f'<svg class="{kind}" viewBox="0 0 {WIDTH:.0f} {HEIGHT:.0f}" role="img" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
-        f'<line class="axis" x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" '
-        f'y2="{HEIGHT - PAD}"/>',
-        f'<text class="label" x="{PAD}" y="{PAD - 6}">{escape(f"{top:.0f}")}</text>',
-        f'<text class="label" x="{WIDTH - PAD}" y="{HEIGHT - 4}" text-anchor="end">step</text>',
-        f'<line class="marker" x1="{marker:.1f}" y1="{PAD}" x2="{marker:.1f}" '
-        f'y2="{HEIGHT - PAD}"/>',
     ]
+    for value in ticks(top):
+        y = _y(value, top)
+        parts.append(
+            f'<line class="grid" x1="{LEFT}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}"/>'
+            f'<text class="label" x="{LEFT - 4}" y="{y + 3:.1f}" text-anchor="end">{value:g}</text>'
+        )
+    for value in ticks(steps, 4):
+        x = _x(value, steps)
+        parts.append(
+            f'<line class="tick" x1="{x:.1f}" y1="{base}" x2="{x:.1f}" y2="{base + 4}"/>'
+            f'<text class="label" x="{x:.1f}" y="{base + 14}" text-anchor="middle">{value:g}</text>'
+        )
+    marker = _x(step, steps)
+    parts += [
+        f'<line class="axis" x1="{LEFT}" y1="{base}" x2="{right}" y2="{base}"/>',
+        f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base}"/>',
+        f'<text class="label" x="{(LEFT + right) / 2:.1f}" y="{HEIGHT - 3}" '
+        'text-anchor="middle">step</text>',
+        f'<text class="label" x="10" y="{(TOP + base) / 2:.1f}" text-anchor="middle" '
+        f'transform="rotate(-90 10 {(TOP + base) / 2:.1f})">{escape(y_label)}</text>',
+        f'<line class="marker" x1="{marker:.1f}" y1="{TOP}" x2="{marker:.1f}" y2="{base}"/>',
+    ]
+    return parts
 
 
 MAX_POINTS = 300
@@ -128,11 +162,20 @@ def _line(xs: list[float], ys: list[float], seat: int, extra: str = "") -> str:
     )
 
 
+def _points_top(charts: ReplayCharts) -> float:
+    return float(max([10, *(max(p) for p in charts.points if p)]))
+
+
+def _luck_top(charts: ReplayCharts) -> float:
+    ends = [*(a[-1] for a in charts.actual if a), *(e[-1] for e in charts.expected if e)]
+    return max([1.0, *ends])
+
+
 def points_svg(charts: ReplayCharts, step: int) -> str:
     """Each seat's points after every step up to ``step`` (no spoilers: the x axis is
     the whole game, the lines stop at the marker)."""
-    top = max([10, *(max(p) for p in charts.points if p)])
-    parts = _frame("chart-points", "points over the game", top, charts.steps, step)
+    top = _points_top(charts)
+    parts = _frame("chart-points", "points over the game", top, charts.steps, step, "points")
     xs = [_x(k, charts.steps) for k in range(min(step, charts.steps) + 1)]
     for seat, series in enumerate(charts.points):
         parts.append(_line(xs, [_y(v, top) for v in series[: len(xs)]], seat))
@@ -142,11 +185,42 @@ def points_svg(charts: ReplayCharts, step: int) -> str:
 def luck_svg(charts: ReplayCharts, step: int) -> str:
     """Cumulative resources from the dice (solid) against the expected (dashed), up to
     ``step``."""
-    top = max([1.0, *(a[-1] for a in charts.actual if a), *(e[-1] for e in charts.expected if e)])
-    parts = _frame("chart-luck", "dice luck: resources got and expected", top, charts.steps, step)
+    top = _luck_top(charts)
+    title = "dice luck: resources got and expected"
+    parts = _frame("chart-luck", title, top, charts.steps, step, "resources")
     xs = [_x(k, charts.steps) for k in charts.rolls if k <= step]
     for seat in range(len(charts.actual)):
         expected, actual = charts.expected[seat][: len(xs)], charts.actual[seat][: len(xs)]
         parts.append(_line(xs, [_y(v, top) for v in expected], seat, " expected"))
         parts.append(_line(xs, [_y(v, top) for v in actual], seat))
     return "".join(parts) + "</svg>"
+
+
+def one_decimal(value: float) -> str:
+    """``value`` with one decimal, halves rounded up (as the page and the browser show it)."""
+    return str(Decimal(repr(value)).quantize(Decimal("0.1"), ROUND_HALF_UP))
+
+
+def chart_lines(charts: ReplayCharts) -> dict[str, Any]:
+    """The charts' lines for the browser, in the same coordinates as the SVGs above:
+    ``x_points[k]`` / ``x_luck[i]`` the x of step k / of the i-th roll; ``rolls`` the
+    step of each roll; ``points[seat]``, ``got[seat]``, ``expected[seat]`` the ys (and
+    ``got_values``, ``expected_values`` the totals themselves); and
+    ``marker`` {left, width} to place the marker at step k (left + width * k / steps)."""
+    points_top, luck_top = _points_top(charts), _luck_top(charts)
+
+    def ys(values: list[float] | list[int], top: float) -> list[float]:
+        return [round(_y(v, top), 1) for v in values]
+
+    return {
+        "steps": charts.steps,
+        "x_points": [round(_x(k, charts.steps), 1) for k in range(charts.steps + 1)],
+        "x_luck": [round(_x(k, charts.steps), 1) for k in charts.rolls],
+        "rolls": charts.rolls,
+        "points": [ys(p, points_top) for p in charts.points],
+        "got": [ys(a, luck_top) for a in charts.actual],
+        "expected": [ys(e, luck_top) for e in charts.expected],
+        "got_values": charts.actual,
+        "expected_values": [[one_decimal(v) for v in e] for e in charts.expected],
+        "marker": {"left": LEFT, "width": WIDTH - LEFT - RIGHT},
+    }

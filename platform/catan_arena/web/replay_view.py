@@ -5,10 +5,10 @@ in words, and the steps to jump to. The step is in the URL, so a moment can be s
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from catan_arena.web.board_svg import SEAT_COLOURS, board_svg, last_move, mark_svg
 from engine.actions import (
     ConfirmTrade,
     CounterTrade,
@@ -19,28 +19,14 @@ from engine.actions import (
     PlayYearOfPlenty,
     ProposeTrade,
 )
-from engine.board.coords import centre, corners
-from engine.board.topology import standard_topology
 from engine.game import Game
 from engine.replay import Replay, ReplayStep, state_at
-from engine.types import Bag, Resource, Terrain
+from engine.types import Bag, Resource
 
-SEAT_COLOURS = ("#c0392b", "#2e6bd6", "#f4f4f4", "#e67e22")
 SEAT_NAMES = ("Red", "Blue", "White", "Orange")
-TERRAIN_COLOURS = {
-    Terrain.HILLS: "#c8643c", Terrain.FOREST: "#2f7d32", Terrain.PASTURE: "#8bc34a",
-    Terrain.FIELDS: "#f2c230", Terrain.MOUNTAINS: "#8d8d8d", Terrain.DESERT: "#e8d7a5",
-}  # fmt: skip
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 RECENT = 8
 """How many of the latest events the side panel lists."""
-SIZE = 40.0
-SX, SY = SIZE * math.sqrt(3) / 2, SIZE / 2
-"""Screen units per coordinate unit (see :mod:`engine.board.coords`)."""
-
-
-def _xy(point: tuple[int, int]) -> tuple[float, float]:
-    return round(point[0] * SX, 1), round(point[1] * SY, 1)
 
 
 @dataclass
@@ -57,6 +43,40 @@ class PlayerPanel:
     longest_road: bool
     largest_army: bool
 
+    @property
+    def mark(self) -> str:
+        """The seat's colour and mark (SVG)."""
+        return mark_svg(self.seat)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A seat's place at the end and where its points came from."""
+
+    place: int
+    seat: int
+    name: str
+    points: int
+    settlements: int
+    cities: int
+    longest_road: bool
+    largest_army: bool
+    vp_cards: int
+
+    @property
+    def mark(self) -> str:
+        return mark_svg(self.seat)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the game ended: its winner (None when the turn cap cut it short) and the
+    standings, best first."""
+
+    winner: str | None
+    turns: int
+    standings: list[Standing]
+
 
 @dataclass
 class Frame:
@@ -68,6 +88,8 @@ class Frame:
     jumps: dict[str, int | None] = field(default_factory=dict)
     recent: list[tuple[int, str]] = field(default_factory=list)
     """The last few steps up to this one in words, newest first: (step, words)."""
+    ending: Ending | None = None
+    """At the last step of a finished game: who won and how."""
 
     @property
     def event(self) -> str:
@@ -89,88 +111,68 @@ def frame(replay: Replay, step: int, view: int | None = None, public: bool = Fal
     total = len(replay.steps)
     step = max(0, min(step, total))
     game = state_at(replay, step)
-    names = [str(s.get("name", SEAT_NAMES[s["seat"]])) for s in replay.seats] or [
-        SEAT_NAMES[i] for i in range(replay.config.players)
-    ]
+    names = seat_names(replay)
     recent = [
         (k, describe(replay.steps[k - 1], names)) for k in range(step, max(0, step - RECENT), -1)
     ]
+    latest = replay.steps[step - 1] if step else None
     return Frame(
         step=step,
         steps=total,
-        svg=board_svg(game),
+        svg=board_svg(game.layout, game.state, last_move(latest), rolled_number(latest)),
         players=_panels(game, names, view, public),
         dice=game.state.dice,
         jumps=_jumps(replay, step),
         recent=recent,
+        ending=ending(replay, game, names) if step == total else None,
     )
 
 
-def board_svg(game: Game) -> str:
-    """The board of ``game`` as an SVG document fragment."""
-    topo = standard_topology()
-    state, layout = game.state, game.layout
-    parts: list[str] = []
-    for index, cell in enumerate(topo.hex_cells):
-        points = " ".join(f"{x},{y}" for x, y in map(_xy, corners(cell)))
-        colour = TERRAIN_COLOURS[layout.terrains[index]]
-        parts.append(f'<polygon class="hex" points="{points}" fill="{colour}"/>')
-        x, y = _xy(centre(cell))
-        number = layout.numbers[index]
-        if number:
-            red = ' fill="#b00020"' if number in (6, 8) else ""
-            parts.append(
-                f'<circle cx="{x}" cy="{y}" r="13" class="token"/>'
-                f'<text x="{x}" y="{y + 5}" class="number"{red}>{number}</text>'
+def seat_names(replay: Replay) -> list[str]:
+    """Each seat's name (the bot's, else its colour)."""
+    return [str(s.get("name", SEAT_NAMES[s["seat"]])) for s in replay.seats] or [
+        SEAT_NAMES[i] for i in range(replay.config.players)
+    ]
+
+
+def rolled_number(step: ReplayStep | None) -> int | None:
+    """The number a roll step rolled (None for any other step)."""
+    if step is None or step.action.kind != "roll_dice":
+        return None
+    outcome = step.outcome
+    return sum(outcome) if isinstance(outcome, list) and len(outcome) == 2 else None
+
+
+def ending(replay: Replay, last: Game, names: list[str]) -> Ending | None:
+    """The end of a finished game (``last``: its final state): the recorded points and
+    places, and where the points came from (settlements 1, cities 2, Longest Road 2,
+    Largest Army 2, victory-point cards 1: all shown once the game is over)."""
+    result = replay.result
+    if not result:
+        return None
+    state = last.state
+    rows = []
+    for seat in range(state.n):
+        owned = [k for o, k in zip(state.node_owner, state.node_kind, strict=True) if o == seat]
+        rows.append(
+            Standing(
+                place=int(result["placings"][seat]),
+                seat=seat,
+                name=names[seat] if seat < len(names) else SEAT_NAMES[seat],
+                points=int(result["points"][seat]),
+                settlements=owned.count(1),
+                cities=owned.count(2),
+                longest_road=state.longest_road == seat,
+                largest_army=state.largest_army == seat,
+                vp_cards=int(state.devs[seat][4]),
             )
-        if index == state.robber:
-            parts.append(f'<circle cx="{x - 18}" cy="{y - 14}" r="8" class="robber"/>')
-    for site, edge in enumerate(topo.harbor_edges):
-        a, b = (topo.node_pos[n] for n in topo.edge_nodes[edge])
-        (ax, ay), (bx, by) = _xy(a), _xy(b)
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        ox, oy = mx * 1.12, my * 1.12  # out to sea, away from the centre
-        reach = math.hypot(mx, my) or 1.0
-        # The label sits beyond the line's end: further out sideways, where it is wide.
-        tx, ty = round(ox + 26 * mx / reach, 1), round(oy + 9 * my / reach + 4, 1)
-        kind = layout.harbors[site]
-        label = "3:1" if kind is None else f"2:1 {Resource(kind).name.lower()}"
-        parts.append(
-            f'<line x1="{mx}" y1="{my}" x2="{ox}" y2="{oy}" class="harbor-line"/>'
-            f'<text x="{tx}" y="{ty}" class="harbor">{label}</text>'
         )
-    for edge, owner in enumerate(state.edge_owner):
-        if owner >= 0:
-            a, b = (topo.node_pos[n] for n in topo.edge_nodes[edge])
-            (ax, ay), (bx, by) = _xy(a), _xy(b)
-            parts.append(  # a dark edge under the colour: white roads show on light land
-                f'<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" class="road-edge"/>'
-                f'<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" class="road" '
-                f'stroke="{SEAT_COLOURS[owner]}" data-seat="{owner}"/>'
-            )
-    for node, owner in enumerate(state.node_owner):
-        if owner >= 0:
-            x, y = _xy(topo.node_pos[node])
-            colour = SEAT_COLOURS[owner]
-            if state.node_kind[node] == 2:
-                parts.append(
-                    f'<rect x="{x - 9}" y="{y - 9}" width="18" height="18" class="city" '
-                    f'fill="{colour}" data-seat="{owner}"/>'
-                )
-            else:
-                parts.append(
-                    f'<circle cx="{x}" cy="{y}" r="7" class="settlement" fill="{colour}" '
-                    f'data-seat="{owner}"/>'
-                )
-    xs = [_xy(p)[0] for p in topo.node_pos]
-    ys = [_xy(p)[1] for p in topo.node_pos]
-    pad = 70
-    left, top = min(xs) - pad, min(ys) - pad
-    box = f"{left} {top} {max(xs) - left + pad} {max(ys) - top + pad}"
-    return (
-        f'<svg class="board" viewBox="{box}" role="img" aria-label="the board">'
-        + "".join(parts)
-        + "</svg>"
+    rows.sort(key=lambda r: (r.place, -r.points, r.seat))
+    winner = result.get("winner")
+    return Ending(
+        winner=names[winner] if isinstance(winner, int) and winner < len(names) else None,
+        turns=int(result.get("turns", 0)),
+        standings=rows,
     )
 
 

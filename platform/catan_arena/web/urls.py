@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth
 from django.urls import path
 
-from catan_arena.web import accounts, authoring, organizing, views
+from catan_arena.web import accounts, authoring, organizing, replay_pages, views
 
 app_name = "web"
 
@@ -16,7 +16,8 @@ urlpatterns = [
     path("matches/", views.matches, name="matches"),
     path("matches/<int:pk>/", views.match, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match-live"),
-    path("matches/<int:pk>/replay/", views.replay, name="replay"),
+    path("matches/<int:pk>/replay/", replay_pages.replay, name="replay"),
+    path("matches/<int:pk>/replay/data/", replay_pages.replay_data, name="replay-data"),
     path("matches/<int:pk>/replay/position/", views.position, name="position"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/new/", organizing.new_tournament, name="tournament-new"),

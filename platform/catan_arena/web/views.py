@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -15,10 +14,11 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import (
     may_watch,
     recent_matches_of,
+    replay_of,
     seat_faults,
     seat_forfeit,
     seats_of,
-    watchable_replay,
+    seed_is_public,
 )
 from catan_arena.ratings.selectors import history
 from catan_arena.submissions.selectors import is_author
@@ -30,12 +30,12 @@ from catan_arena.tournaments.selectors import (
     strengths,
     tournament_by_pk,
 )
-from catan_arena.web import charts, organizing, replay_charts, replay_view, selectors
+from catan_arena.web import charts, organizing, selectors
 from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
-from engine.replay import Replay
 
 SEAT_COLOURS = ("red", "blue", "white", "orange")
+WITHHELD = "withheld while a game sharing this match's seed is queued or running"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -127,62 +127,33 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    """The replay viewer at ``?step=N`` (``&view=SEAT``: what that seat saw)."""
-    watched = watchable_replay(pk, request.user)
-    found, game = watched.match, Replay.from_dict(watched.data)
-    step = _int(request.GET.get("step"), 0)
-    view = _int(request.GET.get("view"), -1)
-    seat = view if 0 <= view < game.config.players else None
-    shown = replay_view.frame(game, step, seat)
-    series = _charts(pk, game, seat)
-    luck = [
-        {"name": p.name, "colour": p.colour, "got": got, "expected": expected}
-        for p, (got, expected) in zip(shown.players, series.totals(shown.step), strict=True)
-    ]
-    context = {
-        "match": found,
-        "frame": shown,
-        "view": seat,
-        "view_query": "" if seat is None else f"&view={seat}",  # kept by every step link
-        "seats": range(game.config.players),
-        "points_chart": replay_charts.points_svg(series, shown.step),
-        "luck_chart": replay_charts.luck_svg(series, shown.step),
-        "luck": luck,
-    }
-    return render(request, "web/replay.html", context)
-
-
-def _charts(pk: int, game: Replay, view: int | None) -> replay_charts.ReplayCharts:
-    """The replay's chart series, kept in the cache (a finished replay never changes)."""
-    key = f"replay-charts:{pk}:{view}"
-    found = cache.get(key)
-    if not isinstance(found, replay_charts.ReplayCharts):
-        found = replay_charts.replay_charts(game, view)
-        cache.set(key, found, timeout=3600)
-    return found
-
-
 def position(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Continue from here": the replay cut after ``?step=N`` as a file that
     ``catan-arena play --from FILE`` plays on from (docs/replay-format.md)."""
-    data = watchable_replay(pk, request.user).public()
+    found = Match.objects.filter(pk=pk).only("status", "replay", "seed").first()
+    data = replay_of(found) if found is not None else None
+    if found is None or data is None:
+        raise Http404("no replay for this match")
+    if not may_watch(found, request.user):
+        raise Http404(WITHHELD)
     step = max(0, min(_int(request.GET.get("step"), 0), len(data["steps"])))
-    cut = cut_at(data, step, match_id=pk)
+    cut = cut_at(data, step, match_id=pk, seed_public=seed_is_public(found))
     response = HttpResponse(orjson.dumps(cut), content_type="application/json")
     name = f"match-{pk}-step-{step}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
-def cut_at(replay: dict[str, Any], step: int, *, match_id: int) -> dict[str, Any]:
-    """``replay`` (as a client may receive it: :meth:`.WatchableReplay.public`, its seed
-    None while a game sharing it is still to play, and the position then plays on with
-    fresh chance) as a starting position after ``step`` steps: later steps and the
-    result dropped."""
+def cut_at(
+    replay: dict[str, Any], step: int, *, match_id: int, seed_public: bool
+) -> dict[str, Any]:
+    """``replay`` (JSON data) as a starting position after ``step`` steps: later steps
+    and the result dropped; the seed withheld while a game sharing it is still to play
+    (the position then plays on with fresh chance)."""
     meta = {"from_step": step, "match": match_id}  # faults and standings: the future
     return {
         **replay,
+        "seed": replay["seed"] if seed_public else None,
         "steps": replay["steps"][:step],
         "result": None,
         "meta": meta,

@@ -1,43 +1,261 @@
-// The replay viewer's keys and play/pause: the page itself is drawn on the server and
-// the step lives in the URL, so every key just follows one of the page's links.
+// The replay viewer in the browser. The server draws the step in the URL (the first
+// paint, and the whole viewer without JavaScript); this script then loads the game's
+// data once (replay_document.py: only what this page's viewer may see) and draws every
+// step in place: no page load, no scrolling, the URL follows the step without adding
+// history entries. The board's markup comes from the server's own templates and
+// coordinates (board_svg.py), so both draw the same thing.
 (function () {
   "use strict";
-  var params = new URLSearchParams(location.search);
-  function go(id, extra) {
-    var link = document.getElementById(id);
-    if (!link) { return false; }
-    var url = new URL(link.href);
-    Object.keys(extra || {}).forEach(function (k) { url.searchParams.set(k, extra[k]); });
-    location.href = url.toString();
-    return true;
+  var root = document.getElementById("replay");
+  if (!root || !window.fetch) { return; }
+  var $ = function (id) { return document.getElementById(id); };
+  var viewQuery = root.getAttribute("data-view-query") || "";
+  var DIE = "⚀⚁⚂⚃⚄⚅";
+  var RECENT = 8;
+  var doc = null, step = Number(root.getAttribute("data-step")) || 0, timer = null;
+  var boards = [];  // per step: the pieces' markup key (the step of its last change)
+  var piecesAt = [];  // per step with a change: its pieces' markup
+  var drawn = { pieces: -1, robber: -1, last: null, rolled: null };
+  var timings = [];
+  window.replayViewer = { timings: timings, show: function (k) { show(k); } };
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, name) { return values[name]; });
   }
-  var play = document.getElementById("play");
-  var speed = document.getElementById("speed");
-  if (params.get("speed")) { speed.value = params.get("speed"); }
-  var timer = null;
-  if (params.get("play") === "1") {
-    play.textContent = "⏸ pause";
-    timer = setTimeout(function () {
-      if (!go("forward", { play: "1", speed: speed.value })) { play.textContent = "▶ play"; }
-    }, Number(speed.value));
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  // Every step's pieces, from each step's placements (roads first, then buildings).
+  function prepare() {
+    var g = doc.geometry, t = g.templates;
+    var edges = [], nodes = [], kinds = [], key = 0;
+    doc.frames.forEach(function (frame, k) {
+      if (frame.p.length || k === 0) {
+        frame.p.forEach(function (put) {
+          if (put[0] === 0) { edges[put[1]] = put[2]; } else { nodes[put[1]] = put[2]; kinds[put[1]] = put[0]; }
+        });
+        var parts = [];
+        edges.forEach(function (seat, e) {
+          if (seat !== undefined) {
+            var v = Object.assign({ seat: String(seat), colour: g.colours[seat] }, g.edges[e]);
+            parts.push(fill(t.road, v));
+          }
+        });
+        nodes.forEach(function (seat, n) {
+          if (seat !== undefined) {
+            var v = Object.assign({ seat: String(seat), colour: g.colours[seat] }, g.nodes[n]);
+            parts.push(fill(kinds[n] === 2 ? t.city : t.settlement, v));
+          }
+        });
+        key = k;
+        piecesAt[k] = parts.join("");
+      }
+      boards[k] = key;
+    });
   }
-  play.addEventListener("click", function () {
-    if (params.get("play") === "1") {
-      clearTimeout(timer);  // a pending step must not win over the pause
-      params.delete("play");
-      location.search = params.toString();
-    } else {
-      go("forward", { play: "1", speed: speed.value });
+
+  function nextOf(list, k) {
+    for (var i = 0; i < list.length; i++) { if (list[i] > k) { return list[i]; } }
+    return null;
+  }
+
+  function link(id, target) {
+    var a = $(id);
+    if (!a) { return; }
+    if (target === null) { a.hidden = true; return; }
+    a.hidden = false;
+    a.setAttribute("href", "?step=" + target + viewQuery);
+  }
+
+  function drawPlayers(frame) {
+    var sections = root.querySelectorAll(".player[data-seat]");
+    sections.forEach(function (section) {
+      var seat = Number(section.getAttribute("data-seat"));
+      var s = frame.s[seat], hand = frame.h[seat];
+      var stats = "<strong>" + s[0] + "</strong> point" + (s[0] === 1 ? "" : "s") + " · " +
+        plural(s[1], "card") + " · " + plural(s[2], "development card") + " · " +
+        plural(s[3], "knight") + " played" + (s[4] ? " · Longest Road" : "") +
+        (s[5] ? " · Largest Army" : "");
+      var p = section.querySelector(".stats");
+      if (p.innerHTML !== stats) { p.innerHTML = stats; }
+      var h = section.querySelector(".hand");
+      if (hand) {
+        h.textContent = doc.resources.map(function (name, r) { return name + " " + hand[r]; }).join(", ");
+      }
+    });
+  }
+
+  function drawEvents(k) {
+    var items = [];
+    for (var i = k; i > Math.max(0, k - RECENT); i--) {
+      items.push('<li><a href="?step=' + i + viewQuery + '">' + i + "</a><span></span></li>");
     }
-  });
-  document.addEventListener("click", function (event) {  // any link stops the playing
-    if (event.target.closest("a")) { clearTimeout(timer); }
-  });
-  var scrub = document.querySelector(".scrub input[type=range]");
-  scrub.addEventListener("change", function () { scrub.form.submit(); });
-  document.addEventListener("keydown", function (event) {
-    var keys = { ArrowRight: "forward", ArrowLeft: "back", Home: "first", End: "last", n: "next-turn" };
-    if (event.key === " ") { event.preventDefault(); play.click(); return; }
-    if (keys[event.key] && go(keys[event.key])) { event.preventDefault(); }
-  });
+    var list = $("events");
+    if (!items.length) {
+      list.innerHTML = '<li><span class="k">0</span><span>The board is set.</span></li>';
+      return;
+    }
+    list.innerHTML = items.join("");
+    var spans = list.querySelectorAll("li > span");
+    for (var j = 0; j < spans.length; j++) { spans[j].textContent = doc.frames[k - j].w; }
+  }
+
+  function drawCharts(k) {
+    var c = doc.charts;
+    if (!c) { return; }
+    var x = c.marker.left + c.marker.width * k / Math.max(1, c.steps);
+    root.querySelectorAll(".charts .marker").forEach(function (m) {
+      m.setAttribute("x1", x.toFixed(1)); m.setAttribute("x2", x.toFixed(1));
+    });
+    var rolls = 0;
+    while (rolls < c.rolls.length && c.rolls[rolls] <= k) { rolls++; }
+    function line(xs, ys, n) {
+      var out = new Array(n);
+      for (var i = 0; i < n; i++) { out[i] = xs[i] + "," + ys[i]; }
+      return out.join(" ");
+    }
+    root.querySelectorAll(".chart-points .seat-line").forEach(function (el) {
+      var seat = Number(el.getAttribute("data-seat"));
+      el.setAttribute("points", line(c.x_points, c.points[seat], k + 1));
+    });
+    root.querySelectorAll(".chart-luck .seat-line").forEach(function (el) {
+      var seat = Number(el.getAttribute("data-seat"));
+      var ys = el.classList.contains("expected") ? c.expected[seat] : c.got[seat];
+      el.setAttribute("points", line(c.x_luck, ys, rolls));
+    });
+    root.querySelectorAll("#luck li").forEach(function (li, seat) {
+      var spans = li.querySelectorAll("span");
+      spans[0].textContent = rolls ? c.got_values[seat][rolls - 1] : 0;
+      spans[1].textContent = rolls ? c.expected_values[seat][rolls - 1] : "0.0";
+    });
+  }
+
+  function show(k) {
+    var started = performance.now();
+    k = Math.max(0, Math.min(doc.steps, k));
+    step = k;
+    var frame = doc.frames[k], g = doc.geometry, t = g.templates;
+    if (drawn.pieces !== boards[k]) {
+      $("pieces").innerHTML = piecesAt[boards[k]];
+      drawn.pieces = boards[k];
+    }
+    if (drawn.robber !== frame.r) {
+      $("robber").innerHTML = fill(t.robber, g.hexes[frame.r]);
+      drawn.robber = frame.r;
+    }
+    var last = frame.l ? fill(t["last-" + frame.l[0]], g[g.places[frame.l[0]]][frame.l[1]]) : "";
+    if (drawn.last !== last) { $("last-move").innerHTML = last; drawn.last = last; }
+    if (drawn.rolled !== frame.n) {
+      root.querySelectorAll("svg.board [data-rolled]").forEach(function (el) { el.removeAttribute("data-rolled"); });
+      if (frame.n) {
+        root.querySelectorAll('svg.board [data-number="' + frame.n + '"]').forEach(function (el) { el.setAttribute("data-rolled", ""); });
+      }
+      drawn.rolled = frame.n;
+    }
+    $("step-title").textContent = "step " + k + " of " + doc.steps;
+    $("event").textContent = frame.w;
+    var dice = $("dice");
+    if (frame.d) {
+      dice.innerHTML = 'Dice: <span class="faces"></span>';
+      dice.firstElementChild.textContent = DIE[frame.d[0] - 1] + " " + DIE[frame.d[1] - 1] + " = " + (frame.d[0] + frame.d[1]);
+    } else {
+      dice.textContent = "No roll yet.";
+    }
+    drawPlayers(frame);
+    drawEvents(k);
+    drawCharts(k);
+    link("first", k ? 0 : null);
+    link("back", k ? k - 1 : null);
+    link("forward", k < doc.steps ? k + 1 : null);
+    link("last", k < doc.steps ? doc.steps : null);
+    link("next-turn", nextOf(doc.jumps.turn, k));
+    link("next-seven", nextOf(doc.jumps.seven, k));
+    link("next-build", nextOf(doc.jumps.build, k));
+    var ending = $("ending");
+    if (ending) { ending.hidden = k !== doc.steps; }
+    $("play").disabled = k >= doc.steps;
+    scrub.value = String(k);
+    root.querySelectorAll(".views a").forEach(function (a) {
+      var url = new URL(a.href);
+      url.searchParams.set("step", k);
+      a.setAttribute("href", url.search);
+    });
+    var position = $("position");
+    if (position) {
+      var target = new URL(position.href);
+      target.searchParams.set("step", k);
+      position.setAttribute("href", target.pathname + target.search);
+      root.querySelectorAll(".at-step").forEach(function (el) { el.textContent = k; });
+    }
+    history.replaceState(history.state, "", "?step=" + k + viewQuery);
+    void root.offsetHeight;  // the layout is part of the drawing's time
+    timings.push(performance.now() - started);
+  }
+
+  var play = $("play"), speed = $("speed");
+  var scrub = root.querySelector(".scrub input[type=range]");
+
+  var due = 0;  // when the next step is due: steps keep time even when one draws late
+  function stop() {
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    play.textContent = "▶ play";
+  }
+  function schedule() {
+    due += Number(speed.value);
+    timer = setTimeout(tick, Math.max(0, due - performance.now()));
+  }
+  function tick() {
+    if (step >= doc.steps) { stop(); return; }
+    show(step + 1);
+    if (step >= doc.steps) { stop(); return; }
+    schedule();
+  }
+  function start() {
+    if (step >= doc.steps) { return; }
+    play.textContent = "⏸ pause";
+    due = performance.now();
+    schedule();
+  }
+
+  function ready(data) {
+    doc = data;
+    prepare();
+    drawn.pieces = boards[step];
+    drawn.robber = doc.frames[step].r;
+    drawn.rolled = doc.frames[step].n;
+    drawn.last = null;
+    play.disabled = step >= doc.steps;
+    root.classList.add("live-viewer");
+    play.addEventListener("click", function () { if (timer === null) { start(); } else { stop(); } });
+    speed.addEventListener("change", function () {
+      if (timer !== null) { clearTimeout(timer); due = performance.now(); schedule(); }
+    });
+    root.addEventListener("click", function (event) {
+      var a = event.target.closest("a");
+      if (!a || a.closest(".views") || a.id === "position" || a.hasAttribute("download")) { return; }
+      var m = /^\?step=(\d+)/.exec(a.getAttribute("href") || "");
+      if (!m || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+      event.preventDefault();
+      stop();
+      show(Number(m[1]));
+    });
+    scrub.addEventListener("input", function () { stop(); show(Number(scrub.value)); });
+    scrub.form.addEventListener("submit", function (event) { event.preventDefault(); });
+    document.addEventListener("keydown", function (event) {
+      if (event.target.closest("input, select, textarea") && event.key !== " ") { return; }
+      var keys = { ArrowRight: "forward", ArrowLeft: "back", Home: "first", End: "last", n: "next-turn" };
+      if (event.key === " ") { event.preventDefault(); play.click(); return; }
+      var a = keys[event.key] && $(keys[event.key]);
+      if (a && !a.hidden) {
+        event.preventDefault();
+        stop();
+        show(Number(/\?step=(\d+)/.exec(a.getAttribute("href"))[1]));
+      }
+    });
+    root.setAttribute("data-ready", "");
+  }
+
+  fetch(root.getAttribute("data-src"), { credentials: "same-origin" })
+    .then(function (response) { if (!response.ok) { throw new Error(response.status); } return response.json(); })
+    .then(ready)
+    .catch(function () { /* the server-drawn pages still work, one step per page */ });
 })();
