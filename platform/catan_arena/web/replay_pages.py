@@ -1,7 +1,7 @@
 """The replay viewer's page (the server-drawn first paint at ``?step=N``, ``&view=SEAT``)
 and its data (:mod:`.replay_document`, loaded once by ``static/web/viewer.js``, which
 then draws every step in the browser). Both answer 404 to whoever may not watch the
-match (:func:`~catan_arena.matches.selectors.may_watch`)."""
+match (:func:`~catan_arena.matches.selectors.watchable_replay`)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,7 @@ CACHED = 3600
 
 
 def _watchable(request: HttpRequest, pk: int) -> tuple[Match, Replay]:
-    """The match and its replay, if the reader may watch it (else a 404 saying why:
-    :func:`~catan_arena.matches.selectors.watchable_replay`, every replay's one gate)."""
+    """The match and its replay, or a 404 saying why (:func:`watchable_replay`)."""
     watched = watchable_replay(pk, request.user)
     return watched.match, Replay.from_dict(watched.data)
 

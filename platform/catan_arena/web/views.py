@@ -14,11 +14,10 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import (
     may_watch,
     recent_matches_of,
-    replay_of,
     seat_faults,
     seat_forfeit,
     seats_of,
-    seed_is_public,
+    watchable_replay,
 )
 from catan_arena.ratings.selectors import history
 from catan_arena.submissions.selectors import is_author
@@ -35,7 +34,6 @@ from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
 
 SEAT_COLOURS = ("red", "blue", "white", "orange")
-WITHHELD = "withheld while a game sharing this match's seed is queued or running"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -130,30 +128,23 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
 def position(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Continue from here": the replay cut after ``?step=N`` as a file that
     ``catan-arena play --from FILE`` plays on from (docs/replay-format.md)."""
-    found = Match.objects.filter(pk=pk).only("status", "replay", "seed").first()
-    data = replay_of(found) if found is not None else None
-    if found is None or data is None:
-        raise Http404("no replay for this match")
-    if not may_watch(found, request.user):
-        raise Http404(WITHHELD)
+    data = watchable_replay(pk, request.user).public()
     step = max(0, min(_int(request.GET.get("step"), 0), len(data["steps"])))
-    cut = cut_at(data, step, match_id=pk, seed_public=seed_is_public(found))
+    cut = cut_at(data, step, match_id=pk)
     response = HttpResponse(orjson.dumps(cut), content_type="application/json")
     name = f"match-{pk}-step-{step}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
-def cut_at(
-    replay: dict[str, Any], step: int, *, match_id: int, seed_public: bool
-) -> dict[str, Any]:
-    """``replay`` (JSON data) as a starting position after ``step`` steps: later steps
-    and the result dropped; the seed withheld while a game sharing it is still to play
-    (the position then plays on with fresh chance)."""
+def cut_at(replay: dict[str, Any], step: int, *, match_id: int) -> dict[str, Any]:
+    """``replay`` (as a client may receive it: :meth:`.WatchableReplay.public`, its seed
+    None while a game sharing it is still to play, and the position then plays on with
+    fresh chance) as a starting position after ``step`` steps: later steps and the
+    result dropped."""
     meta = {"from_step": step, "match": match_id}  # faults and standings: the future
     return {
         **replay,
-        "seed": replay["seed"] if seed_public else None,
         "steps": replay["steps"][:step],
         "result": None,
         "meta": meta,
