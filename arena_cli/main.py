@@ -135,8 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     ab_test = sub.add_parser("ab-test", help="does version B beat version A? (on the server)")
     ab_test.add_argument("a", help="version A: an id, BOT or BOT:NUMBER")
     ab_test.add_argument("b", help="version B")
-    ab_test.add_argument("--margin", type=float, default=0.3)
-    ab_test.add_argument("--max-pairs", type=int, default=200)
+    ab_test.add_argument(
+        "--margin", type=float, default=None, help="placing points a game (default: the server's)"
+    )
+    ab_test.add_argument(
+        "--max-pairs", type=int, default=None, help="pairs at most (default: the server's)"
+    )
     ab_test.add_argument("--wait", action="store_true", help="follow it to its verdict")
     add_server_flags(ab_test)
 

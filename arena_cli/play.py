@@ -38,6 +38,7 @@ from arena_runner import (
 from bots.protocol import clean_text
 from bots.registry import BUILTINS, BotLoadError, load_player_class, resolve_bot
 from engine import BoardSetup, Game, RulesConfig
+from engine.config import PLAYER_COUNTS
 from engine.rng import new_seed
 
 
@@ -68,7 +69,7 @@ class SetupError(Exception):
 
 
 def run_play(args: argparse.Namespace) -> int:
-    if len(args.bots) not in (3, 4):
+    if len(args.bots) not in PLAYER_COUNTS:
         error("give 3 or 4 bots")
         return 2
     if args.games < 1:

@@ -166,9 +166,10 @@ def _ab_test(api: Api, args: argparse.Namespace, console: Console) -> int:
     body = {
         "version_a": _version_id(api, args.a),
         "version_b": _version_id(api, args.b),
-        "margin": args.margin,
-        "max_pairs": args.max_pairs,
     }
+    for name in ("margin", "max_pairs"):  # left out: the server's default
+        if getattr(args, name) is not None:
+            body[name] = getattr(args, name)
     test = api.post("/ab-tests/", json=body)
     console.print(f"A/B test {test['id']}: {escape(test['summary'])}")
     if not args.wait:

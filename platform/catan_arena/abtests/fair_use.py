@@ -38,7 +38,7 @@ def matches_in_flight(user: User) -> int:
     from catan_arena.submissions.models import BotVersion
 
     games = Match.objects.filter(ab_test__requested_by=user, status__in=Match.IN_FLIGHT).count()
-    waiting = (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING)
+    waiting = BotVersion.IN_VALIDATION
     checks = BotVersion.objects.filter(bot__owner=user, status__in=waiting).count()
     return games + checks
 

@@ -42,6 +42,9 @@ class BotVersion(models.Model):
         ACTIVE = "active"
         REJECTED = "rejected"
 
+    IN_VALIDATION = (Status.PENDING, Status.VALIDATING)
+    """Waiting for validation or in it: the one definition of "still validating"."""
+
     class Kind(models.TextChoices):
         PY = "py", "single .py file"
         ZIP = "zip", "zip package"

@@ -106,7 +106,7 @@ def version_rows(rows: list[BotVersion], user: Any) -> list[tuple[BotVersion, st
 
 def validating(rows: list[BotVersion]) -> bool:
     """Whether a version is still waiting for its validation (the table polls then)."""
-    waiting = (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING)
+    waiting = BotVersion.IN_VALIDATION
     return any(v.status in waiting for v in rows)
 
 

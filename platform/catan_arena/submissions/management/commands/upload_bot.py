@@ -55,7 +55,7 @@ class Command(AppCommand):
             except ValidationUnavailable as exc:
                 raise CommandError(f"validation could not run here: {exc}") from None
         elif options["wait"]:
-            while version.status in (BotVersion.Status.PENDING, BotVersion.Status.VALIDATING):
+            while version.status in BotVersion.IN_VALIDATION:
                 time.sleep(0.5)
                 version.refresh_from_db()
         version.refresh_from_db()
