@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from catan_arena.core.limits import AB_PAIRS_DEFAULT
+from catan_arena.ratings.sprt import DEFAULT_RISK
 from catan_arena.submissions.models import BotVersion
 
 
@@ -37,8 +38,10 @@ class ABTest(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     verdict = models.CharField(max_length=12, choices=Verdict.choices, default=Verdict.PENDING)
     margin = models.FloatField(help_text="H1: B gains this many placing points a game.")
-    alpha = models.FloatField(default=0.05, help_text="Risk of calling B better when it is not.")
-    beta = models.FloatField(default=0.05, help_text="Risk of missing an improvement.")
+    alpha = models.FloatField(
+        default=DEFAULT_RISK, help_text="Risk of calling B better when it is not."
+    )
+    beta = models.FloatField(default=DEFAULT_RISK, help_text="Risk of missing an improvement.")
     max_pairs = models.PositiveIntegerField(default=AB_PAIRS_DEFAULT)
     table_size = models.PositiveSmallIntegerField(default=4)
     decision_seconds = models.FloatField()

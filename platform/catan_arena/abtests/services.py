@@ -28,7 +28,7 @@ from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import ladder_versions, why_not_playable
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.services import MatchLimits, create_match
-from catan_arena.ratings.sprt import Verdict, sprt
+from catan_arena.ratings.sprt import DEFAULT_RISK, Verdict, sprt
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import author_key
 from engine import RulesConfig
@@ -80,8 +80,8 @@ def request_ab_test(
     version_b: BotVersion,
     *,
     margin: float = DEFAULT_MARGIN,
-    alpha: float = 0.05,
-    beta: float = 0.05,
+    alpha: float = DEFAULT_RISK,
+    beta: float = DEFAULT_RISK,
     max_pairs: int = AB_PAIRS_DEFAULT,
     table_size: int = 4,
     limits: MatchLimits | None = None,

@@ -22,6 +22,7 @@ from catan_arena.abtests.services import (
     request_ab_test,
 )
 from catan_arena.core.limits import AB_PAIRS_DEFAULT, DECISION_BOUND, ab_pairs_bound
+from catan_arena.ratings.sprt import DEFAULT_RISK
 from catan_arena.submissions.models import BotVersion
 
 
@@ -61,8 +62,8 @@ class NewABTestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     version_a = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all())
     version_b = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all())
     margin = serializers.FloatField(default=DEFAULT_MARGIN)
-    alpha = serializers.FloatField(default=0.05)
-    beta = serializers.FloatField(default=0.05)
+    alpha = serializers.FloatField(default=DEFAULT_RISK)
+    beta = serializers.FloatField(default=DEFAULT_RISK)
     max_pairs = serializers.IntegerField(
         default=AB_PAIRS_DEFAULT,
         min_value=ab_pairs_bound().low,

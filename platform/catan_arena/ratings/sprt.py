@@ -31,6 +31,9 @@ PRIOR_WEIGHT = 8
 rates measured on 300 simulated tests were 0.053 (alpha) and 0.067 (beta) for 0.05
 each, and a rigged pair stopped within 7 pairs."""
 
+DEFAULT_RISK = 0.05
+"""An A/B test's default alpha and beta (each error's risk)."""
+
 
 class Verdict(Enum):
     CONTINUE = "continue"
@@ -56,7 +59,11 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 
 def sprt(
-    differences: Sequence[float], *, margin: float, alpha: float = 0.05, beta: float = 0.05
+    differences: Sequence[float],
+    *,
+    margin: float,
+    alpha: float = DEFAULT_RISK,
+    beta: float = DEFAULT_RISK,
 ) -> SprtState:
     """The test after the paired ``differences`` so far (B minus A, placing points)."""
     if margin <= 0:

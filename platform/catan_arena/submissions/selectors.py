@@ -112,8 +112,8 @@ def versions_of(bot: Bot) -> list[BotVersion]:
 
 
 def active_versions_of(bot: Bot) -> QuerySet[BotVersion]:
-    """A bot's active versions, newest first."""
-    return bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number")
+    """A bot's active versions, newest first (:func:`newest_active`)."""
+    return newest_active(bot)
 
 
 def own_active_versions(owner: Any) -> QuerySet[BotVersion]:

@@ -9,6 +9,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from catan_arena.accounts.models import User
 from catan_arena.core.commands import AppCommand
+from catan_arena.ladder.selectors import is_on_ladder
 from catan_arena.ladder.services import reinstate_version, withdraw_version
 from catan_arena.submissions.selectors import find_version
 
@@ -29,5 +30,7 @@ class Command(AppCommand):
         if user is None:
             raise CommandError(f"no user {options['user']!r}")
         (reinstate_version if options["undo"] else withdraw_version)(user, version)
-        state = "on the ladder" if version.withdrawn_at is None else "withdrawn from the ladder"
+        state = "withdrawn from the ladder" if version.withdrawn_at else "not withdrawn"
+        if is_on_ladder(version):
+            state = "on the ladder"
         self.stdout.write(f"{version}: {state}")
