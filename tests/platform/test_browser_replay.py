@@ -34,6 +34,7 @@ def open_viewer(browser: Any, site: dict[str, Any], query: str = "", size: str =
     return page
 
 
+@pytest.mark.serial  # it times the drawing: alone, after the parallel suite
 def test_playing_200_steps_at_20_per_second_draws_in_place(
     browser: Any, site: dict[str, Any]
 ) -> None:

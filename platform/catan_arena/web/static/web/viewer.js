@@ -99,34 +99,72 @@
     for (var j = 0; j < spans.length; j++) { spans[j].textContent = doc.frames[k - j].w; }
   }
 
+  function line(xs, ys, n) {
+    var out = new Array(n);
+    for (var i = 0; i < n; i++) { out[i] = xs[i] + "," + ys[i]; }
+    return out.join(" ");
+  }
+
+  // The points lines are drawn whole once and clipped at the step (one attribute a
+  // step); the luck lines change only with a roll.
+  var chart = null;
+  function prepareCharts() {
+    var c = doc.charts, svg = root.querySelector("svg.chart-points");
+    if (!c || !svg) { return; }
+    var ns = "http://www.w3.org/2000/svg";
+    var clip = document.createElementNS(ns, "clipPath"), rect = document.createElementNS(ns, "rect");
+    clip.setAttribute("id", "points-so-far");
+    rect.setAttribute("x", "0"); rect.setAttribute("y", "0"); rect.setAttribute("height", "10000");
+    clip.appendChild(rect);
+    svg.appendChild(clip);
+    svg.querySelectorAll(".seat-line").forEach(function (el) {
+      var seat = Number(el.getAttribute("data-seat"));
+      el.setAttribute("points", line(c.x_points, c.points[seat], c.x_points.length));
+      el.setAttribute("clip-path", "url(#points-so-far)");
+    });
+    chart = {
+      rect: rect, rolls: -1,
+      markers: Array.prototype.slice.call(root.querySelectorAll(".charts .marker")),
+      luck: Array.prototype.slice.call(root.querySelectorAll(".chart-luck .seat-line")),
+      items: Array.prototype.slice.call(root.querySelectorAll("#luck li"))
+    };
+  }
+
   function drawCharts(k) {
     var c = doc.charts;
-    if (!c) { return; }
-    var x = c.marker.left + c.marker.width * k / Math.max(1, c.steps);
-    root.querySelectorAll(".charts .marker").forEach(function (m) {
-      m.setAttribute("x1", x.toFixed(1)); m.setAttribute("x2", x.toFixed(1));
-    });
+    if (!c || !chart) { return; }
+    var x = (c.marker.left + c.marker.width * k / Math.max(1, c.steps)).toFixed(1);
+    chart.markers.forEach(function (m) { m.setAttribute("x1", x); m.setAttribute("x2", x); });
+    chart.rect.setAttribute("width", String(Number(x) + 0.05));
     var rolls = 0;
     while (rolls < c.rolls.length && c.rolls[rolls] <= k) { rolls++; }
-    function line(xs, ys, n) {
-      var out = new Array(n);
-      for (var i = 0; i < n; i++) { out[i] = xs[i] + "," + ys[i]; }
-      return out.join(" ");
-    }
-    root.querySelectorAll(".chart-points .seat-line").forEach(function (el) {
-      var seat = Number(el.getAttribute("data-seat"));
-      el.setAttribute("points", line(c.x_points, c.points[seat], k + 1));
-    });
-    root.querySelectorAll(".chart-luck .seat-line").forEach(function (el) {
+    if (rolls === chart.rolls) { return; }
+    chart.rolls = rolls;
+    chart.luck.forEach(function (el) {
       var seat = Number(el.getAttribute("data-seat"));
       var ys = el.classList.contains("expected") ? c.expected[seat] : c.got[seat];
       el.setAttribute("points", line(c.x_luck, ys, rolls));
     });
-    root.querySelectorAll("#luck li").forEach(function (li, seat) {
+    chart.items.forEach(function (li, seat) {
       var spans = li.querySelectorAll("span");
       spans[0].textContent = rolls ? c.got_values[seat][rolls - 1] : 0;
       spans[1].textContent = rolls ? c.expected_values[seat][rolls - 1] : "0.0";
     });
+  }
+
+  // The URL follows the step (replaced, never pushed); while playing at most every
+  // URL_EVERY ms (browsers refuse more than about 200 history updates in 10 s).
+  var URL_EVERY = 250, urlTimer = null, urlAt = 0;
+  function followUrl() {
+    if (urlTimer !== null) { return; }
+    var wait = timer === null ? 0 : urlAt + URL_EVERY - performance.now();
+    if (wait <= 0) { writeUrl(); return; }
+    urlTimer = setTimeout(function () { urlTimer = null; writeUrl(); }, wait);
+  }
+  function writeUrl() {
+    urlAt = performance.now();
+    var search = "?step=" + step + viewQuery;
+    if (location.search !== search) { history.replaceState(history.state, "", search); }
   }
 
   function show(k) {
@@ -186,7 +224,7 @@
       position.setAttribute("href", target.pathname + target.search);
       root.querySelectorAll(".at-step").forEach(function (el) { el.textContent = k; });
     }
-    history.replaceState(history.state, "", "?step=" + k + viewQuery);
+    followUrl();
     void root.offsetHeight;  // the layout is part of the drawing's time
     timings.push(performance.now() - started);
   }
@@ -197,6 +235,8 @@
   var due = 0;  // when the next step is due: steps keep time even when one draws late
   function stop() {
     if (timer !== null) { clearTimeout(timer); timer = null; }
+    if (urlTimer !== null) { clearTimeout(urlTimer); urlTimer = null; }
+    if (doc) { writeUrl(); }
     play.textContent = "▶ play";
   }
   function schedule() {
@@ -219,6 +259,7 @@
   function ready(data) {
     doc = data;
     prepare();
+    prepareCharts();
     drawn.pieces = boards[step];
     drawn.robber = doc.frames[step].r;
     drawn.rolled = doc.frames[step].n;
