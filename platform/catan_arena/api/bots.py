@@ -20,10 +20,10 @@ from catan_arena.ladder.selectors import is_on_ladder, with_on_ladder
 from catan_arena.ladder.services import reinstate_version, withdraw_version
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.submissions.selectors import (
+    bots_with_playing_version,
     is_author,
     version_with_bot,
     versions_newest_first,
-    with_playing_version,
 )
 from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
@@ -84,10 +84,6 @@ class UploadResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
     created = serializers.BooleanField()
     message = serializers.CharField()
     version = VersionSerializer()
-
-
-def bots_with_playing_version() -> QuerySet[Bot]:
-    return with_playing_version(Bot.objects.select_related("owner"))
 
 
 class BotFilter(django_filters.FilterSet):

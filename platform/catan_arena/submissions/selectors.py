@@ -120,3 +120,8 @@ def own_active_versions(owner: Any) -> QuerySet[BotVersion]:
     """An author's active versions, by bot name then newest first."""
     own = BotVersion.objects.filter(bot__owner=owner, status=BotVersion.Status.ACTIVE)
     return own.select_related("bot").order_by("bot__name", "-number")
+
+
+def bots_with_playing_version() -> QuerySet[Bot]:
+    """Every bot with its owner and the id of its version that plays (``playing_version``)."""
+    return with_playing_version(Bot.objects.select_related("owner"))
