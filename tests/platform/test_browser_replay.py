@@ -83,16 +83,21 @@ def test_the_browser_draws_each_step_as_the_server_does(browser: Any, site: dict
     """A step reached in the browser (from step 0, by scrubbing) against the same step
     drawn by the server: the same pieces, robber, highlight, words, dice and panels."""
     parts = ["#pieces", "#robber", "#last-move"]
+    clip = """() => [document.querySelector('#points-so-far rect').getAttribute('width'),
+                     document.querySelector('.chart-points .marker').getAttribute('x1')]"""
     texts = ["#step-title", "#event", "#dice", ".players", "#events", "#luck"]
     steps = steps_of(site["match"])
     for step in (2, 61, steps - 1, steps):
         server = open_viewer(browser, site, f"?step={step}")
         drawn = [server.inner_html(p) for p in parts] + [server.inner_text(t) for t in texts]
+        shown_to, marker = server.evaluate(clip)  # the points lines end at the step
+        assert float(shown_to) == pytest.approx(float(marker), abs=0.1), step
         server.context.close()
         page = open_viewer(browser, site)
         page.evaluate(f"window.replayViewer.show({step})")
         assert [page.inner_html(p) for p in parts] == drawn[:3], step
         assert [page.inner_text(t) for t in texts] == drawn[3:], step
+        assert page.evaluate(clip) == [shown_to, marker], step
         assert page.evaluate("location.search") == f"?step={step}"
         page.context.close()
 

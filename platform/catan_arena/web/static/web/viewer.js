@@ -260,6 +260,7 @@
     doc = data;
     prepare();
     prepareCharts();
+    drawCharts(step);  // the whole lines, clipped at this step
     drawn.pieces = boards[step];
     drawn.robber = doc.frames[step].r;
     drawn.rolled = doc.frames[step].n;
