@@ -17,6 +17,8 @@ from catan_arena.embedded.guards import DataFolderLock, ServeRefused, check_port
 from catan_arena.embedded.schedule import Periodic, beat_schedule, run_due
 from tests.support.serve_tree import ServeTree, manage, still_alive, wait_for
 
+pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
+
 SLOW_MATCH = """
 from catan_arena.accounts.models import User
 from catan_arena.matches.services import MatchLimits, create_match
@@ -27,7 +29,6 @@ SOURCE = b'''
 import time
 from bots import Player
 
-pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
 
 class Sleepy(Player):
     def act(self, observation):

@@ -25,6 +25,8 @@ from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
 from tests.support.celery_worker import CeleryWorker, wait_for
 
+pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
+
 STALLING = MatchLimits(decision_seconds=0.05, time_bank_seconds=0.2, game_seconds=2.0)
 START_STALL = 0.9 * Limits().import_seconds
 """Seconds each stalling seat sleeps in on_game_start: most of its start-up allowance."""
@@ -35,7 +37,6 @@ STALLER = f"""
 import time
 from bots import Player
 
-pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
 
 
 class Staller(Player):
