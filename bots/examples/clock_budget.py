@@ -5,8 +5,9 @@ decision), ``bank`` (overage seconds for the whole game) and ``game`` (the wall-
 seconds the seat has left for all its remaining decisions, sleeping included). A bot
 that spends most of ``clock.decision`` on every decision runs out of ``clock.game``
 before the game ends (a game asks a seat 100-300 decisions); this one gives each
-decision at most half of ``clock.decision`` and at most ``clock.game / 250``, so what is
-left shrinks slowly and never reaches zero.
+decision at most half of ``clock.decision`` and at most a 250th of what ``clock.game``
+holds beyond a reserve for answering the decisions still to come, so thinking stops before
+the game's budget runs low.
 
 It spends that time on random rollouts: each candidate action is tried on a game
 sampled from what it knows (``engine.determinize``) and played on at random for a few
@@ -26,6 +27,9 @@ DECISION_SHARE = 0.5
 """Of ``clock.decision``: the rest covers the host's round trip and a slow moment."""
 DECISIONS_AHEAD = 250
 """``clock.game`` is spread over this many decisions still to come."""
+RESERVE_PER_DECISION = 0.004
+"""Seconds of ``clock.game`` kept for each of those decisions: answering costs a little
+every time (the round trip, reading the observation), thinking or not."""
 ROLLOUTS = 4
 """Samples per candidate action: enough, so most decisions end well before the clock."""
 DEPTH = 12
@@ -42,7 +46,8 @@ def think_seconds(clock: Clock | None) -> float:
         return UNTIMED
     seconds = DECISION_SHARE * clock.decision
     if clock.game is not None:
-        seconds = min(seconds, clock.game / DECISIONS_AHEAD)
+        spare = clock.game - RESERVE_PER_DECISION * DECISIONS_AHEAD
+        seconds = min(seconds, max(0.0, spare) / DECISIONS_AHEAD)
     return seconds
 
 

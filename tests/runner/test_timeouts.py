@@ -2,7 +2,7 @@
 wall-clock budget — with its figures and what to change; a bot that budgets by
 ``clock.decision`` and ``clock.game`` passes the clock a naive one fails.
 
-Validated under a tight policy (0.05 s decisions, 0.2 s bank, a 2 s game budget) so the
+Validated under a tight policy (0.05 s decisions, 0.2 s bank, a 3 s game budget) so the
 games are short; the default policy's figures are the same code."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from arena_runner.validation import Verdict, validate_bot
 from arena_runner.validation_policy import ValidationPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
-TIGHT = ValidationPolicy(decision_seconds=0.05, time_bank_seconds=0.2, game_seconds=2.0)
+TIGHT = ValidationPolicy(decision_seconds=0.05, time_bank_seconds=0.2, game_seconds=3.0)
 SEED = "timeouts"
 
 BOT = """
@@ -67,7 +67,7 @@ def test_a_bot_thinking_most_of_each_decision_runs_out_of_the_game_budget(
     verdict = validate(tmp_path, bot("naive"))
     assert verdict.valid is False and verdict.kind == FaultKind.TIMEOUT.value, verdict
     assert verdict.reason.startswith("it ran out of time (the game's wall-clock budget): ")
-    assert "the whole 2 s wall-clock budget for the game" in verdict.reason
+    assert "the whole 3 s wall-clock budget for the game" in verdict.reason
     assert "budget by clock.game" in verdict.reason
     assert "per decision" not in verdict.reason  # not blamed on the decision's limit
 
@@ -76,7 +76,7 @@ def test_the_guide_s_clock_budget_bot_passes_the_same_clock(tmp_path: Path) -> N
     source = (ROOT / "bots" / "examples" / "clock_budget.py").read_text()
     verdict = validate(tmp_path, source)
     assert verdict.valid is True, verdict.text()
-    assert "2 s wall clock per game" in verdict.text()
+    assert "3 s wall clock per game" in verdict.text()
 
 
 def test_a_sleeper_is_stopped_by_the_decision_s_wall_clock(tmp_path: Path) -> None:
