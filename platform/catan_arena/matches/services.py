@@ -332,17 +332,22 @@ def requeue_stuck_matches(now: datetime | None = None) -> list[int]:
 
 def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
     """Queue again the matches the broker lost: still ``queued`` ``REDISPATCH_SECONDS``
-    after they were queued while the broker's queue is empty (a Redis restarted without
-    its data). A task that was only delayed meets a claimed match: nothing is played
-    twice. Returns their ids."""
-    backlog = dispatch.broker_backlog()
-    if backlog is None or backlog > 0:
-        return []
+    after they were queued while the broker's queue holds fewer messages than there are
+    such matches (a Redis restarted without its data; the periodic tasks share the
+    queue, so it is rarely quite empty). A task that was only delayed meets a claimed
+    match: nothing is played twice. Returns their ids."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.REDISPATCH_SECONDS)
-    lost = Match.objects.filter(status=Status.QUEUED, queued_at__lt=cutoff)
+    lost = list(
+        Match.objects.filter(status=Status.QUEUED, queued_at__lt=cutoff).only(
+            "pk", "rules", "game_seconds"
+        )
+    )
+    backlog = dispatch.broker_backlog() if lost else None
+    if backlog is None or backlog >= len(lost):
+        return []
     ids = []
-    for match in lost.only("pk", "rules", "game_seconds"):
+    for match in lost:
         with transaction.atomic():
             if Match.objects.filter(pk=match.pk, status=Status.QUEUED).update(queued_at=now):
                 dispatch.on_commit_play(match.pk, match_budget(match.players, match.game_seconds))

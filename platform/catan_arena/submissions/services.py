@@ -243,17 +243,19 @@ def requeue_stuck_validations(older_than_seconds: float) -> list[int]:
 
 
 def redispatch_lost_validations(older_than_seconds: float) -> list[int]:
-    """Versions still ``pending`` this long while the broker's queue is empty: their
-    validation task was lost with the broker's data; queue it again."""
-    backlog = dispatch.broker_backlog(VALIDATION_QUEUE)
-    if backlog is None or backlog > 0:
-        return []
+    """Versions still ``pending`` this long while the broker's queue holds fewer
+    messages than there are such versions (the ladder's top-ups share the queue): their
+    validation task was lost with the broker's data; queue it again (a second delivery
+    finds the version taken: nothing is validated twice)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     ids = list(
         BotVersion.objects.filter(status=Status.PENDING, status_changed_at__lt=cutoff).values_list(
             "pk", flat=True
         )
     )
+    backlog = dispatch.broker_backlog(VALIDATION_QUEUE) if ids else None
+    if backlog is None or backlog >= len(ids):
+        return []
     for pk in ids:
         with transaction.atomic():
             BotVersion.objects.filter(pk=pk).update(status_changed_at=timezone.now())
