@@ -282,7 +282,8 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """True while a process ``pid`` exists (ours to signal or not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -318,7 +319,7 @@ def janitor(sandbox_uids: tuple[int, ...] = (65534,)) -> list[str]:
         for base in bases.values():
             for path in sorted(base.glob(f"{PREFIX}*"), reverse=True):  # bots before workers
                 owner = _owner(path.name)
-                if path.is_dir() and owner is not None and not _alive(owner):
+                if path.is_dir() and owner is not None and not pid_alive(owner):
                     _kill_and_rmdir(path)
                     done.append(str(path))
     for pid, ppid, uid in list(proc_table()):

@@ -41,6 +41,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena_runner.sandbox.cgroups import pid_alive
 from tests.support.services import Postgres, Redis, pg_bin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +83,7 @@ def remove_stale() -> list[str]:
     for line in run("ip", "netns", "list", check=False).stdout.splitlines():
         name = line.split()[0] if line.strip() else ""
         owner = name.removeprefix(PREFIX).split("-")[0]
-        if name.startswith(PREFIX) and owner.isdigit() and not _alive(int(owner)):
+        if name.startswith(PREFIX) and owner.isdigit() and not pid_alive(int(owner)):
             run("ip", "netns", "del", name, check=False)
             removed.append(name)
     for line in run("ip", "-o", "link", "show", check=False).stdout.splitlines():
@@ -97,19 +98,9 @@ def remove_stale() -> list[str]:
 def _owner_alive(tag: str) -> bool:
     """Links are named by the owner's pid in base 36 (to fit 15 bytes)."""
     try:
-        return _alive(int(tag, 36))
+        return pid_alive(int(tag, 36))
     except ValueError:
         return True
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @dataclass

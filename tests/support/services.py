@@ -26,6 +26,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from arena_runner.sandbox.cgroups import pid_alive
+
 ENV = "CATAN_TEST_SERVICES"
 """The environment variable describing the suite's running services (JSON)."""
 PREFIX = "catan-test-services-"
@@ -258,23 +260,13 @@ def _is_redis(pid: int, port: int) -> bool:
     return bool(argv) and b"redis-server" in argv[0] and str(port).encode() in b" ".join(argv)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def remove_stale() -> list[str]:
     """Stop and remove the services of earlier runs whose owner is gone (a killed run)."""
     removed = []
     for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}*"):
         owner = folder.name.removeprefix(PREFIX).split("-")[0]
         description = folder / "services.json"
-        if not owner.isdigit() or _alive(int(owner)):
+        if not owner.isdigit() or pid_alive(int(owner)):
             continue
         if description.exists():
             with contextlib.suppress(ValueError, TypeError, OSError):
