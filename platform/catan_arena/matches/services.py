@@ -234,7 +234,8 @@ def record_result(claim: Claim, result: MatchResult) -> bool:
     compressed, sha256 = replay_blob.pack(result.replay.to_dict())
     now = timezone.now()
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=claim.match_id)
+        # not the live view's blob (the whole game so far), which is only overwritten
+        match = Match.objects.select_for_update().defer("live", "replay").get(pk=claim.match_id)
         if match.status != Status.RUNNING or match.attempts != claim.attempt:
             log.warning("match %s: attempt %s no longer holds it", match.pk, claim.attempt)
             return False
