@@ -6,7 +6,6 @@ docs. A control feeds the checks planted wrong names."""
 
 from __future__ import annotations
 
-import argparse
 import ast
 import importlib.util
 import re
@@ -18,10 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from arena_cli.main import build_parser, expand
+from tests.support.doc_text import (
+    DOCS,
+    ROOT,
+    cli_problem,
+    make_targets,
+    manage_commands,
+    spans,
+    split_fences,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PRODUCT = ("engine", "bots", "arena_runner", "arena_cli", "platform/catan_arena", "manage.py")
 """The code whose environment variables the README's table lists."""
 OTHER_CODE = ("tests", "benchmarks")
@@ -63,27 +68,6 @@ class Named:
 
 
 # What the docs say ---------------------------------------------------------------------
-
-
-def split_fences(text: str) -> tuple[str, list[str]]:
-    """The prose (fenced blocks blanked) and the lines of the fenced blocks."""
-    prose: list[str] = []
-    lines: list[str] = []
-    fenced = False
-    for line in text.splitlines():
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-            prose.append("")
-            continue
-        (lines if fenced else prose).append(line)
-    return "\n".join(prose), lines
-
-
-def spans(text: str) -> list[str]:
-    """Inline code spans of the prose (they may wrap a line) and the fenced lines."""
-    prose, fenced = split_fences(text)
-    found = [" ".join(s.split()) for s in re.findall(r"`([^`]+)`", prose)]
-    return found + [line.split("#", 1)[0].strip() for line in fenced]
 
 
 def named(doc: Path, text: str) -> Iterator[Named]:
@@ -237,55 +221,6 @@ def module_exists(dotted: str) -> bool:
     if found is None:
         return importlib.util.find_spec(dotted.split(".")[0]) is not None and "." not in dotted
     return defines(*found)
-
-
-@cache
-def manage_commands() -> frozenset[str]:
-    """Commands of the project's apps and of every installed Django app."""
-    roots = [ROOT / "platform" / "catan_arena"]
-    for package in ("django", "rest_framework", "drf_spectacular", "axes"):
-        spec = importlib.util.find_spec(package)
-        if spec and spec.origin:
-            roots.append(Path(spec.origin).parent)
-    return frozenset(
-        p.stem for root in roots for p in root.rglob("management/commands/*.py") if p.stem[0] != "_"
-    )
-
-
-@cache
-def make_targets() -> frozenset[str]:
-    text = (ROOT / "Makefile").read_text()
-    return frozenset(re.findall(r"^([a-z][a-z0-9-]*):", text, re.M))
-
-
-def cli_problem(words: str) -> str | None:
-    """Why ``catan-arena WORDS`` would not parse as a subcommand with its flags (None: it
-    does). Placeholders (FILE, ID, BOT...) are not checked, the subcommands and flags are."""
-    given = re.sub(r"[\[\]|`]", " ", words).split()
-    sub = _choices(build_parser())
-    if len(given) > 1 and re.fullmatch(r"[a-z][a-z-]*", given[1]) and given[0] in sub:
-        nested = _choices(sub[given[0]])
-        if nested and given[1] not in nested:  # a word, not a file: a subcommand meant
-            return f"{given[0]} has no subcommand {given[1]!r}"
-    argv = expand(given)
-    if not argv or argv[0] not in sub:
-        return f"no subcommand {argv[:1]}"
-    chosen = sub[argv[0]]
-    nested = _choices(chosen)
-    if nested:
-        if len(argv) < 2 or argv[1] not in nested:
-            return f"{argv[0]} has no subcommand {argv[1:2]}"
-        chosen = nested[argv[1]]
-    flags = {s for action in chosen._actions for s in action.option_strings}
-    wrong = [w.split("=")[0] for w in argv if w.startswith("--") and w.split("=")[0] not in flags]
-    return f"{argv[0]} has no flag {wrong}" if wrong else None
-
-
-def _choices(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action.choices, dict):
-            return dict(action.choices)
-    return {}
 
 
 # Environment variables the code reads ------------------------------------------------
