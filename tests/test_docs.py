@@ -373,3 +373,35 @@ def test_the_right_names_pass() -> None:
     )
     items = list(named(ROOT / "README.md", text))
     assert len(items) == 7 and not problems(items), problems(items)
+
+
+def package_caps_problems(guide: str, readme: str) -> list[str]:
+    """Where the docs' package caps differ from the code's (one definition:
+    ``arena_runner.validation_policy.UPLOAD_CAPS``): the bot guide says them once, in
+    ``caps_text``'s words, and no other size or file count; the README's table gives
+    the same defaults."""
+    from arena_runner.validation_policy import UPLOAD_CAPS, caps_text
+
+    said = caps_text(UPLOAD_CAPS)
+    wrong = [] if guide.count(said) == 1 else [f"the guide says {said!r} {guide.count(said)} times"]
+    others = re.findall(r"\d+ (?:MiB|KiB|bytes)|\d+ files", guide.replace(said, ""))
+    wrong += [f"the guide gives other caps: {others}"] if others else []
+    mib = UPLOAD_CAPS.archive_bytes >> 20, UPLOAD_CAPS.unpacked_bytes >> 20, UPLOAD_CAPS.files
+    rows = {
+        "CATAN_ARENA_UPLOAD_MAX_BYTES": f"| {mib[0]} MiB |",
+        "CATAN_ARENA_UPLOAD_MAX_FILES": f"| {mib[1]} MiB / {mib[2]} |",
+    }
+    for name, default in rows.items():
+        row = next((line for line in readme.splitlines() if f"`{name}`" in line), "")
+        if default not in row:
+            wrong.append(f"README's row of {name} does not give {default!r}: {row!r}")
+    return wrong
+
+
+def test_the_docs_package_caps_are_the_codes() -> None:
+    guide = (ROOT / "docs" / "bot-guide.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not package_caps_problems(guide, readme), package_caps_problems(guide, readme)
+    planted = guide + "\n`play` holds a package to 16 MiB, 64 MiB and 500 files.\n"
+    assert package_caps_problems(planted, readme)  # control: the guide's old second set
+    assert package_caps_problems(guide, readme.replace("| 4 MiB |", "| 8 MiB |"))
