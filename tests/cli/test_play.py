@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,18 @@ def _without_timings(summary: dict[str, Any]) -> dict[str, Any]:
     """Decision times are measured, so they vary; everything else must be identical."""
     bots = [{k: v for k, v in b.items() if not k.endswith("_ms")} for b in summary["bots"]]
     return {**summary, "bots": bots}
+
+
+def test_the_table_fits_80_columns_in_a_terminal_and_piped() -> None:
+    """Names whole ("heuri…" was printed in 80 columns), every line within 80."""
+    args = ("play", "heuristic", "random", "random", "--games", "1", "--in-process")
+    bare = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    for env in (bare | {"COLUMNS": "80"}, bare):  # a terminal of 80 columns; a pipe
+        shown = run_cli(*args, env=env)
+        assert shown.returncode == 0, shown.stderr
+        for name in ("heuristic", "random#1", "random#2"):
+            assert re.search(rf"^{name} +\d+ +\d+\.\d%", shown.stdout, re.M), shown.stdout
+        assert "…" not in shown.stdout and max(map(len, shown.stdout.splitlines())) <= 80
 
 
 def test_play_prints_a_summary_and_the_same_seed_gives_the_same_output(tmp_path: Path) -> None:
