@@ -220,3 +220,21 @@ def test_logs_version_and_a_replays_path_that_is_a_file(tmp_path: Path) -> None:
     version = run_cli("--version")
     assert version.returncode == 0
     assert version.stdout == f"catan-arena {importlib.metadata.version('catan-arena')}\n"
+
+
+def test_replay_checks_every_file_it_is_given(tmp_path: Path) -> None:
+    """``catan-arena replay replays/*.json`` (the bot guide's): each file re-simulated
+    and told; one that does not reproduce fails the command, the others still checked."""
+    args = ("play", "random", "random", "random", "--games", "2", "--seed", "11", "--in-process")
+    assert run_cli(*args, "--replays", str(tmp_path)).returncode == 0
+    good = sorted(str(p) for p in tmp_path.glob("game-*.json"))
+    assert len(good) == 2
+    data = json.loads(Path(good[0]).read_text())
+    data["steps"][5]["action"] = {"type": "end_turn"}  # no longer the game its seed plays
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    checked = run_cli("replay", *good)
+    assert checked.returncode == 0 and checked.stdout.count(": reproduces") == 2
+    mixed = run_cli("replay", good[0], str(bad), good[1])
+    assert mixed.returncode == 1 and mixed.stdout.count(": reproduces") == 2
+    assert "bad.json" in mixed.stderr
