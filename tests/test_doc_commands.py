@@ -57,6 +57,7 @@ from tests.support.doc_text import (
     shown_in_template,
     subparsers,
 )
+from tests.support.serve_tree import embedded_env
 
 BIN = Path(sys.executable).parent
 PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -198,12 +199,9 @@ def manage_problem(command: str) -> str | None:
 
 
 def environment(data: Path) -> dict[str, str]:
-    """A reader's shell: the project's venv first on PATH, the embedded default's
-    settings in a folder of the test's own."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CATAN_ARENA_"))}
-    env |= {"PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}", "CATAN_ARENA_DATA": str(data)}
-    env |= {"DJANGO_SETTINGS_MODULE": "catan_arena.settings", "COLUMNS": "100"}
-    return env
+    """A reader's shell: the project's venv first on PATH, no platform setting (the
+    embedded default, its data in a folder of the test's own)."""
+    return embedded_env(data, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
 
 
 def run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
