@@ -21,6 +21,7 @@ from catan_arena.matches.selectors import (
 )
 from catan_arena.ratings.selectors import history
 from catan_arena.submissions.selectors import is_author
+from catan_arena.submissions.services import upload_limits
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import (
     entries_of,
@@ -29,7 +30,7 @@ from catan_arena.tournaments.selectors import (
     strengths,
     tournament_by_pk,
 )
-from catan_arena.web import charts, organizing, selectors
+from catan_arena.web import charts, guides, organizing, selectors
 from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
 
@@ -86,6 +87,14 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
             if s.version.bot_id == found.pk
         ]
     return render(request, "web/bot.html", context)
+
+
+def guide(request: HttpRequest, slug: str) -> HttpResponse:
+    """A guide of ``docs/`` as a page (:mod:`.guides`), stating this server's upload caps."""
+    page = guides.guide_page(slug, upload_limits())
+    if page is None:
+        raise Http404("no such guide")
+    return render(request, "web/guide.html", {"page": page, "guides": guides.GUIDES})
 
 
 def matches(request: HttpRequest) -> HttpResponse:
