@@ -6,11 +6,13 @@ Each has a control: another author, or the same request within the limits."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
 
 from catan_arena.accounts.models import User
@@ -122,6 +124,45 @@ def test_an_upload_waits_for_room_in_flight(author: User, settings: Any) -> None
     assert first.status_code == 201  # its validation is pending: the author's one
     second = post(f"{API}/bots/two/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)})
     assert "validating an upload needs 1 more" in error(second, 429)["message"]
+
+
+PARALLEL = 8
+
+
+@pytest.mark.django_db(transaction=True)  # each thread its own connection, as web processes
+@pytest.mark.parametrize("door", ["api", "form"])
+def test_uploads_sent_at_once_do_not_all_pass_the_room_check(
+    door: str, author: User, settings: Any
+) -> None:
+    """Eight uploads released together against room for 2: two are validated, six are
+    429. (Counted once before the upload's checks, all eight passed: twelve uploads at
+    once left twelve validations in flight against a limit of 6.)"""
+    settings.AUTHOR_MATCHES_IN_FLIGHT = 2
+    apis, sites = [client_of(author) for _ in range(PARALLEL)], [Client() for _ in range(PARALLEL)]
+    for site in sites:
+        site.force_login(author)
+    start, codes = threading.Barrier(PARALLEL), []
+
+    def upload(i: int) -> None:
+        try:
+            file = SimpleUploadedFile("b.py", VALID_BOT + f"\n# {i}\n".encode())
+            start.wait()
+            if door == "api":
+                answer = apis[i].post(f"{API}/bots/b{i}/versions/", {"file": file})
+            else:
+                answer = sites[i].post("/upload/", {"name": f"b{i}", "file": file})
+            codes.append(answer.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=upload, args=(i,)) for i in range(PARALLEL)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    accepted = 201 if door == "api" else 302
+    assert sorted(codes) == [accepted] * 2 + [429] * (PARALLEL - 2), codes
+    assert BotVersion.objects.filter(bot__owner=author).count() == 2
 
 
 def test_a_test_that_waited_for_room_resumes_when_there_is_room(

@@ -6,7 +6,9 @@ The limits are settings (``CATAN_ARENA_AUTHOR_*``, ``CATAN_ARENA_AB_MAX_PAIRS``,
 - **uploads**: every upload attempt through either door (the site's form, the API),
   accepted or rejected, counts against the one hourly ``upload`` rate, keyed by the
   account, on the shared cache; and an upload is refused while the author's matches in
-  flight are at their limit (its validation would be one more);
+  flight are at their limit (its validation would be one more): checked again under a
+  lock on the author's row as the version is created (:func:`upload_within_limits`), so
+  uploads sent in parallel cannot all pass on one count;
 - **matches in flight**: an author's A/B games queued or running plus their versions
   waiting for or in validation, at most ``AUTHOR_MATCHES_IN_FLIGHT`` (the ladder's and
   tournaments' matches are not the author's requests: the matchmaker limits those per
@@ -20,11 +22,14 @@ the site's pages.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from catan_arena.accounts.models import User
 from catan_arena.core import throttle
 from catan_arena.core.errors import RateLimited
+from catan_arena.submissions.services import UploadOutcome, upload_version
 
 
 class FairUseExceeded(RateLimited):
@@ -72,6 +77,22 @@ def admit_upload(user: User) -> None:
             retry_after=wait,
         )
     require_room(user, 1, "validating an upload")
+
+
+def upload_within_limits(
+    user: User, bot_name: str, filename: str, data: bytes, **options: Any
+) -> UploadOutcome:
+    """:func:`~catan_arena.submissions.services.upload_version` for an author's upload
+    (the site's form, the API; :func:`admit_upload` counted it first): the room for its
+    validation is counted again under a lock on the author's row, in the transaction
+    that creates the version, as an A/B test's request is, so parallel uploads queue
+    one at a time on the count."""
+
+    def hold_room() -> None:
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        require_room(user, 1, "validating an upload")
+
+    return upload_version(user, bot_name, filename, data, admit=hold_room, **options)
 
 
 def admit_ab_test(user: User) -> None:

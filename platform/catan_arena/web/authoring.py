@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from catan_arena.abtests.fair_use import admit_upload
+from catan_arena.abtests.fair_use import admit_upload, upload_within_limits
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
 from catan_arena.core.page_errors import Refusal, message_on_refusal
@@ -28,7 +28,6 @@ from catan_arena.submissions.selectors import (
     shown_report,
     versions_of,
 )
-from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
 
 
@@ -72,7 +71,7 @@ def upload(request: HttpRequest) -> HttpResponse:
             form.add_error("file", f"uploads are limited to {settings.UPLOAD_MAX_BYTES:,} bytes")
         else:
             with refusal.catch():
-                outcome = upload_version(
+                outcome = upload_within_limits(
                     user,
                     data["name"],
                     data["file"].name or "",
