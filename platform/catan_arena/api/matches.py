@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catan_arena.api.pagination import NewestFirst
+from catan_arena.core.params import IdFilterField
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import (
     attempt_log,
@@ -107,9 +108,15 @@ class MatchDetailSerializer(MatchSerializer):
         return attempt_log(match, _user(self))
 
 
+class IdFilter(django_filters.NumberFilter):
+    """A version's id, 1 to the largest key (else 400)."""
+
+    field_class = IdFilterField
+
+
 class MatchFilter(django_filters.FilterSet):
     bot = django_filters.CharFilter(field_name="seats__version__bot__name", distinct=True)
-    version = django_filters.NumberFilter(field_name="seats__version", distinct=True)
+    version = IdFilter(field_name="seats__version", distinct=True)
     owner = django_filters.CharFilter(
         field_name="seats__version__bot__owner__username", distinct=True
     )
