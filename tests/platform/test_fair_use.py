@@ -186,3 +186,50 @@ def test_a_test_that_waited_for_room_resumes_when_there_is_room(
     assert resume_waiting_ab_tests() == [test.pk]
     assert test.pair_set.count() == 1 and Match.objects.filter(ab_test=test).count() == 2
     assert resume_waiting_ab_tests() == []  # a pair in flight: nothing more to do here
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_waiting_pair_and_uploads_at_once_stay_within_the_room(
+    author: User, opponents: None, settings: Any
+) -> None:
+    """A test's next pair queued by beat's backstop while two uploads arrive, all at
+    once, against room for 3: the pair (2 games) and one upload, or the two uploads and
+    no pair — never 4 in flight. (Before, the pair's room was counted without the
+    author's lock, so both uploads and the pair passed on one count.)"""
+    from catan_arena.abtests.fair_use import matches_in_flight
+    from catan_arena.abtests.models import ABTest
+    from catan_arena.abtests.services import resume_waiting_ab_tests
+
+    settings.AUTHOR_MATCHES_IN_FLIGHT = 3
+    a, b = active_bots(author, 2)
+    assert _ab(author, a, b).status_code == 201
+    test = ABTest.objects.get(requested_by=author)
+    test.pair_set.all().delete()  # its pairs done; the next one waits for beat
+    Match.objects.filter(ab_test=test).delete()
+    apis = [client_of(author) for _ in range(2)]
+    start, codes = threading.Barrier(3), []
+
+    def upload(i: int) -> None:
+        try:
+            file = SimpleUploadedFile("b.py", VALID_BOT + f"\n# {i}\n".encode())
+            start.wait()
+            codes.append(apis[i].post(f"{API}/bots/w{i}/versions/", {"file": file}).status_code)
+        finally:
+            connection.close()
+
+    def resume() -> None:
+        try:
+            start.wait()
+            resume_waiting_ab_tests()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=upload, args=(i,)) for i in range(2)]
+    threads.append(threading.Thread(target=resume))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    games = Match.objects.filter(ab_test=test).count()
+    assert matches_in_flight(author) <= 3, (games, codes)
+    assert games in (0, 2) and codes.count(201) == 3 - games - (games == 0), (games, codes)

@@ -16,6 +16,9 @@ The limits are settings (``CATAN_ARENA_AUTHOR_*``, ``CATAN_ARENA_AB_MAX_PAIRS``,
 - **A/B tests**: at most ``AUTHOR_AB_TESTS`` running per author; each pair is queued
   only while its two games fit in flight.
 
+Every count of an author's room is taken under :func:`lock_author` (an upload's, an A/B
+request's, a pair's), in the transaction that then uses it: one at a time per author.
+
 A refusal is :class:`FairUseExceeded`: a 429 with its message in the API, the message on
 the site's pages.
 """
@@ -46,6 +49,12 @@ def matches_in_flight(user: User) -> int:
     waiting = BotVersion.IN_VALIDATION
     checks = BotVersion.objects.filter(bot__owner=user, status__in=waiting).count()
     return games + checks
+
+
+def lock_author(user_id: int) -> None:
+    """Hold the author's row until the transaction ends, so their room is counted and
+    used by one request at a time (call it inside ``transaction.atomic``)."""
+    User.objects.select_for_update().filter(pk=user_id).first()
 
 
 def room(user: User) -> int:
@@ -89,7 +98,7 @@ def upload_within_limits(
     one at a time on the count."""
 
     def hold_room() -> None:
-        User.objects.select_for_update().filter(pk=user.pk).first()
+        lock_author(user.pk)
         require_room(user, 1, "validating an upload")
 
     return upload_version(user, bot_name, filename, data, admit=hold_room, **options)
