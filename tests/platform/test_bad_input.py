@@ -215,9 +215,14 @@ FORMS: dict[str, list[str]] = {
                           "open_entries"],
     "/tournaments/{cup}/act/": ["action", "version", "starts_at"],
     "/bots/{bot}/ab-tests/": ["version_a", "version_b", "pairs", "decision_seconds"],
+    "/account/password/": ["old_password", "new_password1", "new_password2"],
+    "/account/reset/": ["email"],
+    "/admin/login/": ["username", "password"],
 }  # fmt: skip
 """Every form of the site and its fields (``grep -rn "request.POST" web/``), with a few
-names a hostile client adds."""
+names a hostile client adds; Django's password and admin log-in forms too."""
+SIGNED_OUT = ("/sign-up/", "/log-in/", "/account/reset/", "/admin/login/")
+"""The forms posted signed out (the rest as an organizer)."""
 
 
 @pytest.mark.parametrize("url", list(FORMS))
@@ -234,7 +239,7 @@ def test_generated_values_posted_to_every_form_never_get_a_server_error(
     def post(data: dict[str, str]) -> None:
         cache.clear()  # (the log-in and sign-up limits would answer 429 before the form)
         client = Client(raise_request_exception=False)
-        if url not in ("/sign-up/", "/log-in/"):
+        if url not in SIGNED_OUT:
             client.force_login(organizer)
         answered = client.post(target, data)
         assert answered.status_code < 500, (target, data, answered.status_code)
