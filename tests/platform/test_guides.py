@@ -107,3 +107,9 @@ def test_the_pages_that_mention_the_guide_link_it(client: Client, author: User) 
 def test_an_unknown_guide_is_404(client: Client) -> None:
     page(client, "/docs/ARCHITECTURE/", 404)
     page(client, "/docs/..%2F..%2Fsettings/", 404)
+
+
+def test_docs_without_a_guide_name_opens_the_bot_guide(client: Client) -> None:
+    answer = client.get("/docs/")
+    assert answer.status_code == 302 and answer["Location"] == "/docs/bot-guide/"
+    assert client.get("/docs/nothing-here/").status_code == 404  # control: names still checked

@@ -1,8 +1,10 @@
 from django.contrib.auth import views as auth
-from django.urls import path
+from django.urls import path, reverse_lazy
+from django.views.generic import RedirectView
 
 from catan_arena.core import params  # noqa: F401  (registers <id:…>)
 from catan_arena.web import accounts, authoring, organizing, replay_pages, views
+from catan_arena.web.guides import GUIDES
 
 app_name = "web"
 
@@ -13,6 +15,7 @@ urlpatterns = [
     path("bots/<slug:name>/versions/", authoring.versions, name="bot-versions"),
     path("bots/<slug:name>/ab-tests/", authoring.start_ab_test, name="ab-test"),
     path("upload/", authoring.upload, name="upload"),
+    path("docs/", RedirectView.as_view(url=reverse_lazy("web:guide", args=[GUIDES[0].slug]))),
     path("docs/<slug:slug>/", views.guide, name="guide"),
     path("matches/<id:pk>/log/<int:seat>/", authoring.seat_log, name="seat-log"),
     path("matches/", views.matches, name="matches"),
