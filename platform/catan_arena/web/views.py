@@ -15,11 +15,7 @@ from django.views.decorators.gzip import gzip_page
 
 from catan_arena.accounts.roles import may_organize
 from catan_arena.matches.models import Match
-from catan_arena.matches.selectors import (
-    ReplayUnavailable,
-    recent_matches_of,
-    watchable_replay,
-)
+from catan_arena.matches.selectors import recent_matches_of, watchable_replay
 from catan_arena.ratings.selectors import history
 from catan_arena.submissions.selectors import is_author
 from catan_arena.tournaments.models import Tournament
@@ -144,11 +140,8 @@ def _ended(request: HttpRequest, pk: int) -> dict[str, Any]:
         "replay": None,
         "ending": None,
     }
-    if found.status == Match.Status.FINISHED and context["watchable"]:
-        try:
-            watched = watchable_replay(pk, request.user)
-        except ReplayUnavailable:
-            return shown
+    if found.status == Match.Status.FINISHED and context["watchable"]:  # it has a replay
+        watched = watchable_replay(pk, request.user)
         ending = ending_of(pk, Replay.from_dict(watched.data))
         shown["replay"] = reverse("web:replay-data", args=[pk])
         if ending is not None:
