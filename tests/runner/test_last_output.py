@@ -161,6 +161,7 @@ def test_collect_is_not_held_up_by_a_bot_that_keeps_writing() -> None:
         popen.stderr.close()
 
 
+@pytest.mark.slow  # a soak over many games (~40 s of test time): make test runs it
 @pytest.mark.parametrize("filler_lines", [0, 8000])
 def test_a_bots_last_decision_and_game_end_output_is_in_its_log_every_game(
     tmp_path: Path, filler_lines: int, monkeypatch: pytest.MonkeyPatch

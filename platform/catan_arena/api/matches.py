@@ -3,12 +3,9 @@ seat's log for that bot's author only."""
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 from typing import Any
 
 import django_filters
-import orjson
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 from django.http import HttpResponse
@@ -21,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catan_arena.api.pagination import NewestFirst
+from catan_arena.matches import replay_blob
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import (
     attempt_log,
@@ -151,8 +149,7 @@ class ReplayView(APIView):
         match, data, shown = watched.match, watched.data, watched.public()
         stored, sha = bytes(match.replay or b""), match.replay_sha256  # there is one
         if shown != data:
-            payload = orjson.dumps(shown)
-            stored, sha = gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest()
+            stored, sha = replay_blob.pack(shown)
         gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
         etag = f'"{sha}-gz"' if gzipped else f'"{sha}"'
         cache = "public, max-age=60" if watched.seed_public else "private, no-store"
@@ -163,7 +160,7 @@ class ReplayView(APIView):
             headers["Content-Encoding"] = "gzip"
             return HttpResponse(stored, content_type="application/json", headers=headers)
         return HttpResponse(
-            gzip.decompress(stored), content_type="application/json", headers=headers
+            replay_blob.json_bytes(stored), content_type="application/json", headers=headers
         )
 
 

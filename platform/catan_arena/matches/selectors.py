@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import gzip
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
 from arena_runner.disclosure import public_fault, public_forfeit
 from catan_arena.core.errors import NotFound
+from catan_arena.matches import replay_blob
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.submissions.selectors import is_author
 
@@ -20,8 +19,7 @@ def replay_of(match: Match) -> dict[str, Any] | None:
     """The finished match's replay as JSON data (None before it finishes)."""
     if not match.replay:
         return None
-    data: dict[str, Any] = orjson.loads(gzip.decompress(bytes(match.replay)))
-    return data
+    return replay_blob.unpack(bytes(match.replay))
 
 
 def with_seats() -> QuerySet[Match]:

@@ -5,8 +5,6 @@ embedded default's local worker processes."""
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 import logging
 import os
 import socket
@@ -16,7 +14,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import orjson
 from django.conf import settings
 from django.db import (
     InterfaceError,
@@ -31,6 +28,7 @@ from arena_runner import MatchResult
 from arena_runner.clock_limits import clock_problem, game_budget
 from arena_runner.match import worst_case_seconds
 from catan_arena.core import dispatch
+from catan_arena.matches import replay_blob
 from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
 from catan_arena.matches.models import Match, MatchSeat
@@ -233,11 +231,11 @@ def record_with_retries(claim: Claim, result: MatchResult) -> bool:
 def record_result(claim: Claim, result: MatchResult) -> bool:
     """Write the result, the seats and the ladder's rating updates in one transaction,
     only if this attempt still holds the match (so a match counts exactly once)."""
-    payload = orjson.dumps(result.replay.to_dict())
-    compressed = gzip.compress(payload, mtime=0)
+    compressed, sha256 = replay_blob.pack(result.replay.to_dict())
     now = timezone.now()
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=claim.match_id)
+        # not the live view's blob (the whole game so far), which is only overwritten
+        match = Match.objects.select_for_update().defer("live", "replay").get(pk=claim.match_id)
         if match.status != Status.RUNNING or match.attempts != claim.attempt:
             log.warning("match %s: attempt %s no longer holds it", match.pk, claim.attempt)
             return False
@@ -247,7 +245,7 @@ def record_result(claim: Claim, result: MatchResult) -> bool:
         if match.started_at is not None:
             match.duration_seconds = (now - match.started_at).total_seconds()
         match.replay = compressed
-        match.replay_sha256 = hashlib.sha256(payload).hexdigest()
+        match.replay_sha256 = sha256
         match.turns = outcome.turns
         match.termination = outcome.termination.label
         match.winner_seat = result.winner

@@ -81,7 +81,8 @@ def _rate(match: Match) -> None:
         rating.games += 1
         rating.wins += int(seat.won)
         rating.updated_at = now
-    Rating.objects.bulk_update(ratings, RATING_FIELDS)
+    for rating in ratings:  # one plain UPDATE each: bulk_update's CASE took ~25 ms to build
+        rating.save(update_fields=RATING_FIELDS)
     RatingChange.objects.bulk_create(changes)
 
 
