@@ -390,15 +390,18 @@
       box.classList.add("over");
       var status = $("live-status");
       if (status) { status.textContent = "Finished"; }
-      if (!viewer) {
-        box.innerHTML = '<p class="live" id="live-note"></p>';
-        $("live-note").textContent = "This match is " + data.status + ".";
+      var root = $("replay");
+      if (!root || !data.replay) {
+        if (!viewer) {  // nothing of the play was shown: the head says it all
+          box.innerHTML = '<p class="live" id="live-note"></p>';
+          $("live-note").textContent = "This match is " + data.status + ".";
+        }
         return;
       }
-      if (!data.replay) { return; }
       getJSON(data.replay).then(function (doc) {
         var slot = $("ending-slot");
         if (slot && data.ending) { slot.innerHTML = data.ending; }
+        if (!viewer) { viewer = Viewer(root, true); viewer.ready(doc); }
         viewer.replace(doc, false);
       });
     }
