@@ -104,7 +104,7 @@ def random_replay(steps: int) -> dict[str, Any]:
 def test_the_match_page_draws_a_running_match_with_public_information_only(
     client: Client, running: Match
 ) -> None:
-    data = partial_replay(120)
+    data = partial_replay(120) | {"seed": running.seed}  # as the worker writes it
     live.write_live(running.pk, running.attempts, data)
     html = client.get(f"/matches/{running.pk}/").content.decode()
     assert '<span id="step-title">step 120 of 120<' in html and 'class="board"' in html
@@ -131,8 +131,9 @@ def test_the_live_data_holds_what_every_seat_sees_and_nothing_more(
     """No hand, no hidden victory-point card, no seed in anything the live data sends,
     from the first step to the newest. Control: the same game's all-seeing document
     has every hand and, from step 274, points the public ones do not count."""
-    data = random_replay(400)
+    data = random_replay(400) | {"seed": running.seed}  # as the worker writes it
     live.write_live(running.pk, running.attempts, data)
+    assert running.seed in str(Match.objects.get(pk=running.pk).live)  # the blob has it
     body = client.get(f"/matches/{running.pk}/live/data/?since=0").content.decode()
     assert running.seed not in body and "seed" not in body
     sent = orjson.loads(body)
@@ -174,7 +175,8 @@ def test_the_live_data_sends_only_the_steps_after_since(client: Client, running:
     assert live_data(client, running.pk, "?since=30&attempt=99")["since"] == 0
     assert live_data(client, running.pk, f"?since=90{attempt}")["since"] == 0
     shell = live_data(client, running.pk, "?since=0&shell=1")["shell"]
-    assert 'id="replay"' in shell and "step 60 of 60" in shell
+    assert 'id="replay"' in shell and "step 60 of 60" in shell and "hand hidden" in shell
+    assert 'class="hand"' not in shell
 
 
 def test_a_finished_match_s_live_data_says_so(client: Client, running: Match) -> None:
