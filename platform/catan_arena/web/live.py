@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Func, IntegerField
+from django.db.models.fields.json import KeyTransform
 
 from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import may_watch
@@ -94,7 +96,9 @@ def live_update(match_id: int, user: Any, since: int, attempt: int | None) -> di
       over), the whole document from step 0 (``since`` 0: ``names``, ``geometry``…).
 
     Once the match is over: ``done`` (the caller adds what the page shows then)."""
-    match = _match(match_id)
+    counted = _StepCount(KeyTransform("steps", "live"))
+    fields = ("status", "rules", "seed", "attempts")  # not the blob: its steps are counted
+    match = Match.objects.filter(pk=match_id).annotate(written=counted).only(*fields).first()
     if match is None:
         return None
     answer: dict[str, Any] = {"status": match.status, "attempt": match.attempts}
@@ -102,24 +106,50 @@ def live_update(match_id: int, user: Any, since: int, attempt: int | None) -> di
         return answer | {"done": True}
     if match.status == Match.Status.RUNNING and not may_watch(match, user):
         return answer | {"withheld": True, "note": WITHHELD}
-    whole = _document(match)
+    total = match.written
+    if match.status != Match.Status.RUNNING or not total:
+        return answer | {"note": waiting(match)}
+    if since <= 0 or since > total or attempt != match.attempts:
+        since = 0
+    key = f"live-data:{match.pk}:{match.attempts}:{total}:{since}"
+    found = cache.get(key)
+    if isinstance(found, dict):
+        return answer | found
+    whole = _document(match_id)
     if whole is None:
         return answer | {"note": waiting(match)}
-    total = whole["steps"]
-    if since <= 0 or since > total or attempt != match.attempts:
-        return answer | whole | {"since": 0}
-    jumps = {name: [k for k in ks if k > since] for name, ks in whole["jumps"].items()}
-    return answer | {
-        "steps": total,
+    part = whole if since == 0 else _after(whole, since)
+    cache.set(key, part, timeout=CACHED)
+    return answer | part
+
+
+def _after(whole: dict[str, Any], since: int) -> dict[str, Any]:
+    """The part of a document after ``since`` steps."""
+    return {
+        "steps": whole["steps"],
         "since": since,
         "frames": whole["frames"][since + 1 :],
-        "jumps": jumps,
+        "jumps": {name: [k for k in ks if k > since] for name, ks in whole["jumps"].items()},
     }
 
 
-def _document(match: Match) -> dict[str, Any] | None:
-    """The public document of the worker's latest write, cached per write."""
-    steps = match.live.get("steps") if isinstance(match.live, dict) else None
+class _StepCount(Func):
+    """How many steps a JSON array holds, counted by the database (a poll need not load
+    the worker's whole blob to learn that nothing changed)."""
+
+    function = "JSON_ARRAY_LENGTH"
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSONB_ARRAY_LENGTH", **extra)
+
+
+def _document(match_id: int) -> dict[str, Any] | None:
+    """The public document of the worker's latest write (``since`` 0), cached per write."""
+    match = _match(match_id)
+    if match is None or not isinstance(match.live, dict):
+        return None
+    steps = match.live.get("steps")
     if not isinstance(steps, list):
         return None
     key = f"live-document:{match.pk}:{match.attempts}:{len(steps)}"
@@ -130,7 +160,7 @@ def _document(match: Match) -> dict[str, Any] | None:
     if replay is None:
         return None
     try:
-        made = document(replay, public=True)
+        made = document(replay, public=True) | {"since": 0}
     except ReplayError:
         return None
     cache.set(key, made, timeout=CACHED)
