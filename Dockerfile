@@ -40,6 +40,7 @@ PY
 # Only the sources: never .venv, .cache, .data (its secret-key) or .git.
 COPY manage.py ./
 COPY templates/ templates/
+COPY docs/ docs/
 COPY engine/ engine/
 COPY bots/ bots/
 COPY arena_cli/ arena_cli/

@@ -95,15 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="re-simulate a replay file (`replay FILE`) or download one (`replay download ID`)",
+        help="re-simulate replay files (`replay FILE ...`) or download one (`replay download ID`)",
     )
     replay_sub = replay.add_subparsers(dest="replay_command", required=True)
     check = replay_sub.add_parser(
         "check",
-        help="re-simulate a replay file, check it reproduces, summarise it "
-        "(`catan-arena replay FILE` for short)",
+        help="re-simulate replay files, check each reproduces, summarise it "
+        "(`catan-arena replay FILE ...` for short)",
     )
-    check.add_argument("file", metavar="FILE", help="a replay JSON file")
+    check.add_argument("files", nargs="+", metavar="FILE", help="replay JSON files")
     download = replay_sub.add_parser(
         "download", help="download a finished match's replay from the server"
     )
@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "replay":
         from arena_cli.replay_cmd import run_replay
 
-        return run_replay(args.file)
+        return max([run_replay(file) for file in args.files])  # every file, each told
     if args.command in ("login", "upload", "matches", "ab-test"):
         args.remote = args.command
         return run_remote(args)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection, Sequence
 
+from rich import box
 from rich.console import Console
+from rich.table import Table
 
 TABLE_WIDTH_WHEN_PIPED = 140
 
@@ -14,6 +17,21 @@ def table_console(*, stderr: bool = False) -> Console:
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else TABLE_WIDTH_WHEN_PIPED
     return Console(stderr=stderr, width=width)
+
+
+def fitted_table(columns: Sequence[str], *, text: Collection[str] = ("bot",)) -> Table:
+    """A table of figures that fits 80 columns, a terminal's usual width and what rich
+    assumes when the output is piped: one space between columns, no vertical rules,
+    figures right-aligned and never wrapped; the ``text`` columns (a bot's name) are
+    never cut: if the table cannot fit they wrap, whole. No title (it would wrap to the
+    table's width): print it on the line above."""
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 0), show_edge=False)
+    for column in columns:
+        if column in text:
+            table.add_column(column, overflow="fold")
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
+    return table
 
 
 def error(message: str) -> None:

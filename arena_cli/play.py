@@ -20,9 +20,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 
-from arena_cli.output import error, table_console
+from arena_cli.output import error, fitted_table
 from arena_cli.position import Position, PositionError, load_position
 from arena_runner import (
     BotRunner,
@@ -205,7 +204,7 @@ def _play_games(
     truncated = sum(r.outcome.winner is None for r in ended)
     runner_name = "in-process" if runner is None else f"sandbox {runner.tier.name}"
     summary = _summary(args, runner_name, tallies, turns, truncated)
-    _print_table(table_console(), summary)
+    _print_table(Console(highlight=False), summary)  # the terminal's width; 80 when piped
     _print_faults(tallies)
     if args.json:
         sys.stdout.write(json.dumps(summary, sort_keys=True) + "\n")
@@ -335,13 +334,13 @@ def _summary(
 
 
 def _print_table(console: Console, summary: dict[str, Any]) -> None:
-    table = Table(
-        title=f"{summary['games']} games ({summary['runner']}), seed {summary['seed']}, "
+    console.print(
+        f"{summary['games']} games ({summary['runner']}), seed {summary['seed']}, "
         f"mean length {summary['mean_turns']} turns, {summary['truncated']} hit the turn cap"
     )
-    columns = ("bot", "wins", "win rate", "mean points", "decisions", "mean ms", "max ms")
-    for column in (*columns, "faults"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table = fitted_table(
+        ("bot", "wins", "win rate", "mean points", "decisions", "mean ms", "max ms", "faults")
+    )
     for row in summary["bots"]:
         table.add_row(
             escape(row["bot"]),  # a name is the author's text: never rich markup

@@ -33,7 +33,7 @@ def run_replay(file: str) -> int:
         error(f"{file}: {exc}")
         return 1
     outcome = game.outcome
-    console = Console()
+    console = Console(soft_wrap=True)  # a line per fact, never wrapped (a long path)
     names = {s.get("seat"): s.get("name", "?") for s in replay.seats}
     console.print(f"{file}: reproduces ({len(replay.steps)} steps, seed {replay.seed})")
     if outcome is None:

@@ -47,13 +47,20 @@ class ValidationPolicy:
 
     def limits_text(self) -> str:
         """The limits in one line of a report (so an author sees what was applied)."""
-        caps = self.package
         return (
             f"limits: {self.decision_seconds:g} s CPU per decision, {self.time_bank_seconds:g} s "
-            f"bank, {self.game_budget:g} s wall clock per game; uploads up to "
-            f"{_size(caps.archive_bytes)}, {_size(caps.unpacked_bytes)} unpacked, "
-            f"{caps.files} files"
+            f"bank, {self.game_budget:g} s wall clock per game; packages: {caps_text(self.package)}"
         )
+
+
+def caps_text(caps: PackageLimits) -> str:
+    """A package's caps in words, the same wherever they are said (a validation's report,
+    the bot guide, the site's guide and upload page): ``4 MiB per upload, 32 MiB
+    unpacked, 200 files``."""
+    return (
+        f"{_size(caps.archive_bytes)} per upload, {_size(caps.unpacked_bytes)} unpacked, "
+        f"{caps.files} files"
+    )
 
 
 def smoke_seeds(seed: Seed, games: int) -> list[Seed]:

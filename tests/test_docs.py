@@ -6,7 +6,6 @@ docs. A control feeds the checks planted wrong names."""
 
 from __future__ import annotations
 
-import argparse
 import ast
 import importlib.util
 import re
@@ -18,10 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from arena_cli.main import build_parser, expand
+from tests.support.doc_text import (
+    DOCS,
+    ROOT,
+    cli_problem,
+    make_targets,
+    manage_commands,
+    spans,
+    split_fences,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PRODUCT = ("engine", "bots", "arena_runner", "arena_cli", "platform/catan_arena", "manage.py")
 """The code whose environment variables the README's table lists."""
 OTHER_CODE = ("tests", "benchmarks")
@@ -63,27 +68,6 @@ class Named:
 
 
 # What the docs say ---------------------------------------------------------------------
-
-
-def split_fences(text: str) -> tuple[str, list[str]]:
-    """The prose (fenced blocks blanked) and the lines of the fenced blocks."""
-    prose: list[str] = []
-    lines: list[str] = []
-    fenced = False
-    for line in text.splitlines():
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-            prose.append("")
-            continue
-        (lines if fenced else prose).append(line)
-    return "\n".join(prose), lines
-
-
-def spans(text: str) -> list[str]:
-    """Inline code spans of the prose (they may wrap a line) and the fenced lines."""
-    prose, fenced = split_fences(text)
-    found = [" ".join(s.split()) for s in re.findall(r"`([^`]+)`", prose)]
-    return found + [line.split("#", 1)[0].strip() for line in fenced]
 
 
 def named(doc: Path, text: str) -> Iterator[Named]:
@@ -239,55 +223,6 @@ def module_exists(dotted: str) -> bool:
     return defines(*found)
 
 
-@cache
-def manage_commands() -> frozenset[str]:
-    """Commands of the project's apps and of every installed Django app."""
-    roots = [ROOT / "platform" / "catan_arena"]
-    for package in ("django", "rest_framework", "drf_spectacular", "axes"):
-        spec = importlib.util.find_spec(package)
-        if spec and spec.origin:
-            roots.append(Path(spec.origin).parent)
-    return frozenset(
-        p.stem for root in roots for p in root.rglob("management/commands/*.py") if p.stem[0] != "_"
-    )
-
-
-@cache
-def make_targets() -> frozenset[str]:
-    text = (ROOT / "Makefile").read_text()
-    return frozenset(re.findall(r"^([a-z][a-z0-9-]*):", text, re.M))
-
-
-def cli_problem(words: str) -> str | None:
-    """Why ``catan-arena WORDS`` would not parse as a subcommand with its flags (None: it
-    does). Placeholders (FILE, ID, BOT...) are not checked, the subcommands and flags are."""
-    given = re.sub(r"[\[\]|`]", " ", words).split()
-    sub = _choices(build_parser())
-    if len(given) > 1 and re.fullmatch(r"[a-z][a-z-]*", given[1]) and given[0] in sub:
-        nested = _choices(sub[given[0]])
-        if nested and given[1] not in nested:  # a word, not a file: a subcommand meant
-            return f"{given[0]} has no subcommand {given[1]!r}"
-    argv = expand(given)
-    if not argv or argv[0] not in sub:
-        return f"no subcommand {argv[:1]}"
-    chosen = sub[argv[0]]
-    nested = _choices(chosen)
-    if nested:
-        if len(argv) < 2 or argv[1] not in nested:
-            return f"{argv[0]} has no subcommand {argv[1:2]}"
-        chosen = nested[argv[1]]
-    flags = {s for action in chosen._actions for s in action.option_strings}
-    wrong = [w.split("=")[0] for w in argv if w.startswith("--") and w.split("=")[0] not in flags]
-    return f"{argv[0]} has no flag {wrong}" if wrong else None
-
-
-def _choices(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action.choices, dict):
-            return dict(action.choices)
-    return {}
-
-
 # Environment variables the code reads ------------------------------------------------
 
 
@@ -395,8 +330,8 @@ def test_every_variable_the_code_reads_is_in_the_readme_table() -> None:
     assert not table - read, f"in the README's table, read by no code: {table - read}"
 
 
-TOOLS_VARIABLES = {"CI", "PYTEST_XDIST_WORKER"}
-"""Set by the CI and by pytest-xdist, not by a person."""
+TOOLS_VARIABLES = {"CI", "PYTEST_XDIST_WORKER", "PATH"}
+"""Set by the CI, by pytest-xdist and by the shell, not by a person for this project."""
 SELF_SET = {"CATAN_TEST_ENV_READER"}
 """Set and read by one test alone (the strict reader's own test)."""
 
@@ -438,3 +373,35 @@ def test_the_right_names_pass() -> None:
     )
     items = list(named(ROOT / "README.md", text))
     assert len(items) == 7 and not problems(items), problems(items)
+
+
+def package_caps_problems(guide: str, readme: str) -> list[str]:
+    """Where the docs' package caps differ from the code's (one definition:
+    ``arena_runner.validation_policy.UPLOAD_CAPS``): the bot guide says them once, in
+    ``caps_text``'s words, and no other size or file count; the README's table gives
+    the same defaults."""
+    from arena_runner.validation_policy import UPLOAD_CAPS, caps_text
+
+    said = caps_text(UPLOAD_CAPS)
+    wrong = [] if guide.count(said) == 1 else [f"the guide says {said!r} {guide.count(said)} times"]
+    others = re.findall(r"\d+ (?:MiB|KiB|bytes)|\d+ files", guide.replace(said, ""))
+    wrong += [f"the guide gives other caps: {others}"] if others else []
+    mib = UPLOAD_CAPS.archive_bytes >> 20, UPLOAD_CAPS.unpacked_bytes >> 20, UPLOAD_CAPS.files
+    rows = {
+        "CATAN_ARENA_UPLOAD_MAX_BYTES": f"| {mib[0]} MiB |",
+        "CATAN_ARENA_UPLOAD_MAX_FILES": f"| {mib[1]} MiB / {mib[2]} |",
+    }
+    for name, default in rows.items():
+        row = next((line for line in readme.splitlines() if f"`{name}`" in line), "")
+        if default not in row:
+            wrong.append(f"README's row of {name} does not give {default!r}: {row!r}")
+    return wrong
+
+
+def test_the_docs_package_caps_are_the_codes() -> None:
+    guide = (ROOT / "docs" / "bot-guide.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not package_caps_problems(guide, readme), package_caps_problems(guide, readme)
+    planted = guide + "\n`play` holds a package to 16 MiB, 64 MiB and 500 files.\n"
+    assert package_caps_problems(planted, readme)  # control: the guide's old second set
+    assert package_caps_problems(guide, readme.replace("| 4 MiB |", "| 8 MiB |"))

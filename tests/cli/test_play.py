@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,18 @@ def _without_timings(summary: dict[str, Any]) -> dict[str, Any]:
     """Decision times are measured, so they vary; everything else must be identical."""
     bots = [{k: v for k, v in b.items() if not k.endswith("_ms")} for b in summary["bots"]]
     return {**summary, "bots": bots}
+
+
+def test_the_table_fits_80_columns_in_a_terminal_and_piped() -> None:
+    """Names whole ("heuri…" was printed in 80 columns), every line within 80."""
+    args = ("play", "heuristic", "random", "random", "--games", "1", "--in-process")
+    bare = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    for env in (bare | {"COLUMNS": "80"}, bare):  # a terminal of 80 columns; a pipe
+        shown = run_cli(*args, env=env)
+        assert shown.returncode == 0, shown.stderr
+        for name in ("heuristic", "random#1", "random#2"):
+            assert re.search(rf"^{name} +\d+ +\d+\.\d%", shown.stdout, re.M), shown.stdout
+        assert "…" not in shown.stdout and max(map(len, shown.stdout.splitlines())) <= 80
 
 
 def test_play_prints_a_summary_and_the_same_seed_gives_the_same_output(tmp_path: Path) -> None:
@@ -206,3 +220,21 @@ def test_logs_version_and_a_replays_path_that_is_a_file(tmp_path: Path) -> None:
     version = run_cli("--version")
     assert version.returncode == 0
     assert version.stdout == f"catan-arena {importlib.metadata.version('catan-arena')}\n"
+
+
+def test_replay_checks_every_file_it_is_given(tmp_path: Path) -> None:
+    """``catan-arena replay replays/*.json`` (the bot guide's): each file re-simulated
+    and told; one that does not reproduce fails the command, the others still checked."""
+    args = ("play", "random", "random", "random", "--games", "2", "--seed", "11", "--in-process")
+    assert run_cli(*args, "--replays", str(tmp_path)).returncode == 0
+    good = sorted(str(p) for p in tmp_path.glob("game-*.json"))
+    assert len(good) == 2
+    data = json.loads(Path(good[0]).read_text())
+    data["steps"][5]["action"] = {"type": "end_turn"}  # no longer the game its seed plays
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    checked = run_cli("replay", *good)
+    assert checked.returncode == 0 and checked.stdout.count(": reproduces") == 2
+    mixed = run_cli("replay", good[0], str(bad), good[1])
+    assert mixed.returncode == 1 and mixed.stdout.count(": reproduces") == 2
+    assert "bad.json" in mixed.stderr

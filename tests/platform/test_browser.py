@@ -65,6 +65,55 @@ def test_the_ladder_renders_and_sorts(browser: Any, site: dict[str, Any]) -> Non
     assert bots.all_inner_texts() == site["names"]
 
 
+MEAN_LIGHT = """async (png) => {
+  const image = new Image();
+  image.src = "data:image/png;base64," + png;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  const data = context.getImageData(0, 0, image.width, image.height).data;
+  let sum = 0;
+  for (let i = 0; i < data.length; i += 4) sum += (data[i] + data[i + 1] + data[i + 2]) / 3;
+  return sum / (data.length / 4);
+}"""
+"""The mean lightness (0 black, 255 white) of a PNG, measured by the browser itself."""
+
+
+def test_a_table_wider_than_a_phone_scrolls_and_shows_it(
+    browser: Any, site: dict[str, Any]
+) -> None:
+    """On a 390 px phone the ladder's table scrolls inside its box (the page does not)
+    and a shadow marks the side that has more: the right edge at first, the left one
+    once scrolled to the end (the cells' padding keeps text off these 6 px strips)."""
+    import base64
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page, blank = context.new_page(), context.new_page()
+    page.goto(site["url"] + "/ladder/")
+    table = page.locator("table.ladder")
+    assert table.evaluate("t => t.scrollWidth - t.clientWidth") > 50  # it scrolls
+
+    def edges() -> tuple[float, float]:
+        box = table.bounding_box()
+        assert box is not None
+        light = []
+        for x in (box["x"], box["x"] + box["width"] - 6):
+            clip = {"x": x, "y": box["y"], "width": 6, "height": box["height"]}
+            png = base64.b64encode(page.screenshot(clip=clip)).decode()
+            light.append(blank.evaluate(MEAN_LIGHT, png))
+        return light[0], light[1]
+
+    left, right = edges()
+    table.evaluate("t => { t.scrollLeft = t.scrollWidth; }")
+    left_end, right_end = edges()
+    assert left > 250 and right < 240, (left, right)  # more to the right: its edge shaded
+    assert left_end < 240 and right_end > 250, (left_end, right_end)  # now the left
+    context.close()
+
+
 def test_screenshots_of_every_page_at_both_sizes(browser: Any, site: dict[str, Any]) -> None:
     pages = {
         "home": "/",
@@ -77,6 +126,9 @@ def test_screenshots_of_every_page_at_both_sizes(browser: Any, site: dict[str, A
         "tournament": f"/tournaments/{site['cup']}/",
         "log-in": "/log-in/",
         "sign-up": "/sign-up/",
+        "guide": "/docs/bot-guide/",
+        "guide-replays": "/docs/replay-format/",
+        "guide-sandbox": "/docs/sandbox/",
     }
     shoot(browser, site["url"], pages)
 

@@ -45,6 +45,9 @@ def anonymous_pages(played: dict[str, Any], queued: int) -> dict[str, str]:
         "log-in": "/log-in/",
         "sign-up": "/sign-up/",
         "admin-log-in": "/admin/login/",
+        "guide-bots": "/docs/bot-guide/",
+        "guide-replays": "/docs/replay-format/",
+        "guide-sandbox": "/docs/sandbox/",
     }
 
 

@@ -4,6 +4,7 @@ worker processes with every bot sandboxed, the standings printed."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +22,7 @@ def manage(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env=embedded_env(data, COLUMNS="120"),
+        env=embedded_env(data, COLUMNS="80"),  # a terminal's usual width; piped, as here
         capture_output=True,
         text=True,
         timeout=600,
@@ -35,8 +36,10 @@ def test_the_main_job_runs_a_round_robin_of_the_builtins(tmp_path: Path) -> None
     out = run.stdout
     assert "3 games among 3 bots, on local workers" in out
     assert "standings (finished)" in out
-    for bot in ("search v1", "heuristic v1", "random v1"):
-        assert bot in out
+    standings = out[out.index("standings (finished)") : out.index("Head to head")]
+    for bot in ("search v1", "heuristic v1", "random v1"):  # whole, on a row with its figures
+        assert re.search(rf"^ *\d+ {bot} +\d+ +\d+ +\d+ +\d+ +\d\.\d\d ", standings, re.M), bot
+    assert "…" not in out and max(map(len, out.splitlines())) <= 80
     assert "3 games finished, 0 failed" in out
     assert "Next: make serve" in out and "http://127.0.0.1:8000/tournaments/" in out
 

@@ -12,6 +12,7 @@ from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.pace import Pace, ladder_pace
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.models import Rating
+from catan_arena.ratings.selectors import ladder as rated
 from catan_arena.ratings.systems import openskill_start
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.selectors import author_key, playing_versions, plays
@@ -21,6 +22,15 @@ def ladder_versions() -> list[BotVersion]:
     """The versions on the ladder: the versions that play
     (:func:`~catan_arena.submissions.selectors.plays`; the API's ``on_ladder``)."""
     return playing_versions()
+
+
+def ranked() -> QuerySet[Rating]:
+    """The ladder as the site ranks it: the ratings of the versions on the ladder
+    (:func:`ladder_versions`' rule), best Elo first. A bot's older versions and a
+    withdrawn one are left off (the API's ladder lists every rated version; a version's
+    ``on_ladder`` tells)."""
+    on_ladder = BotVersion.objects.filter(plays()).values("pk")
+    return rated().filter(version__in=on_ladder)
 
 
 def with_on_ladder(versions: QuerySet[BotVersion]) -> QuerySet[BotVersion]:

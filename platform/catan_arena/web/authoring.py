@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from arena_runner.validation_policy import caps_text
 from catan_arena.abtests.fair_use import admit_upload
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
@@ -28,7 +29,7 @@ from catan_arena.submissions.selectors import (
     shown_report,
     versions_of,
 )
-from catan_arena.submissions.services import upload_version
+from catan_arena.submissions.services import upload_limits, upload_version
 from catan_arena.submissions.upload_handler import request_too_large
 
 
@@ -58,11 +59,11 @@ def upload(request: HttpRequest) -> HttpResponse:
         if admitted.error is not None:
             form = UploadForm(initial={"name": request.GET.get("bot", "")})
             context = {"form": form, "error": admitted.message}
-            return render(request, "web/upload.html", context, status=admitted.status)
+            return _upload_page(request, context, admitted.status)
     if request.method == "POST" and too_large(request):
         form = UploadForm(initial={"name": request.GET.get("bot", "")})
         error = f"the file is over the {settings.UPLOAD_MAX_BYTES:,}-byte cap: not read"
-        return render(request, "web/upload.html", {"form": form, "error": error}, status=413)
+        return _upload_page(request, {"form": form, "error": error}, 413)
     form = UploadForm(request.POST or None, request.FILES or None,
                       initial={"name": request.GET.get("bot", "")})  # fmt: skip
     refusal = Refusal(form)
@@ -82,7 +83,13 @@ def upload(request: HttpRequest) -> HttpResponse:
                 )
                 messages.success(request, outcome.message)
                 return redirect("web:bot", name=outcome.version.bot.name)
-    return render(request, "web/upload.html", {"form": form}, status=refusal.status)
+    return _upload_page(request, {"form": form}, refusal.status)
+
+
+def _upload_page(request: HttpRequest, context: dict[str, Any], status: int) -> HttpResponse:
+    """The upload page, stating this server's caps (the ones its check applies)."""
+    context["caps"] = caps_text(upload_limits())
+    return render(request, "web/upload.html", context, status=status)
 
 
 def versions(request: HttpRequest, name: str) -> HttpResponse:

@@ -11,10 +11,10 @@ from catan_arena.abtests.models import ABTest
 from catan_arena.abtests.selectors import describe as describe_ab_test
 from catan_arena.abtests.selectors import visible_ab_tests
 from catan_arena.accounts.models import User
+from catan_arena.ladder.selectors import ranked
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import with_seats
 from catan_arena.ratings.models import Rating
-from catan_arena.ratings.selectors import ladder
 from catan_arena.ratings.systems import is_provisional
 from catan_arena.submissions.models import Bot, BotVersion
 from catan_arena.submissions.selectors import with_playing_version
@@ -36,8 +36,9 @@ class LadderRow:
 
 
 def ladder_rows(sort: str = "elo", limit: int | None = None) -> list[LadderRow]:
-    """The ladder in ``sort`` order (rank is by Elo whatever the order)."""
-    ratings = list(ladder())
+    """The ladder in ``sort`` order (rank is by Elo whatever the order): the versions
+    that play (:func:`~catan_arena.ladder.selectors.ranked`)."""
+    ratings = list(ranked())
     rank = {r.version_id: i for i, r in enumerate(ratings, 1)}
     trend = _trends([r.version_id for r in ratings])
     rows = [

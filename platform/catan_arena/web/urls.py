@@ -12,6 +12,7 @@ urlpatterns = [
     path("bots/<slug:name>/versions/", authoring.versions, name="bot-versions"),
     path("bots/<slug:name>/ab-tests/", authoring.start_ab_test, name="ab-test"),
     path("upload/", authoring.upload, name="upload"),
+    path("docs/<slug:slug>/", views.guide, name="guide"),
     path("matches/<int:pk>/log/<int:seat>/", authoring.seat_log, name="seat-log"),
     path("matches/", views.matches, name="matches"),
     path("matches/<int:pk>/", views.match, name="match"),

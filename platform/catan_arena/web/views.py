@@ -18,6 +18,7 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import recent_matches_of, watchable_replay
 from catan_arena.ratings.selectors import history
 from catan_arena.submissions.selectors import is_author
+from catan_arena.submissions.services import upload_limits
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import (
     entries_of,
@@ -27,7 +28,7 @@ from catan_arena.tournaments.selectors import (
     table_sizes,
     tournament_by_pk,
 )
-from catan_arena.web import charts, live, organizing, selectors
+from catan_arena.web import charts, guides, live, organizing, selectors
 from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
 from catan_arena.web.match_page import match_context
@@ -89,6 +90,14 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
             if s.version.bot_id == found.pk
         ]
     return render(request, "web/bot.html", context)
+
+
+def guide(request: HttpRequest, slug: str) -> HttpResponse:
+    """A guide of ``docs/`` as a page (:mod:`.guides`), stating this server's upload caps."""
+    page = guides.guide_page(slug, upload_limits())
+    if page is None:
+        raise Http404("no such guide")
+    return render(request, "web/guide.html", {"page": page, "guides": guides.GUIDES})
 
 
 def matches(request: HttpRequest) -> HttpResponse:

@@ -15,15 +15,15 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
+from arena_cli.output import fitted_table
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.pace import FULL
-from catan_arena.ladder.selectors import matchmaker_matches, pace
+from catan_arena.ladder.selectors import matchmaker_matches, pace, ranked
 from catan_arena.ladder.services import fill_ladder
 from catan_arena.matches.embedded import default_processes, run_embedded
 from catan_arena.matches.models import Match
-from catan_arena.ratings.selectors import ladder, provisional
+from catan_arena.ratings.selectors import provisional
 
 
 class Command(BaseCommand):
@@ -61,10 +61,11 @@ class Command(BaseCommand):
                 played += len(ids)
 
     def _print(self, console: Console) -> None:
-        table = Table(title="Ladder")
-        for column in ("#", "bot", "author", "Elo", "μ ± σ", "games", "win %"):
-            table.add_column(column, justify="left" if column in ("bot", "author") else "right")
-        for rank, rating in enumerate(ladder(), 1):
+        console.print("Ladder")
+        table = fitted_table(
+            ("#", "bot", "author", "Elo", "μ ± σ", "games", "win %"), text=("bot", "author")
+        )
+        for rank, rating in enumerate(ranked(), 1):  # the versions that play, as the site
             version = rating.version
             elo = f"{rating.elo:.0f}" + ("?" if provisional(rating) else "")
             table.add_row(

@@ -22,8 +22,8 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 
+from arena_cli.output import fitted_table
 from catan_arena.core.commands import AppCommand
 from catan_arena.core.limits import TABLE_SIZES
 from catan_arena.matches.embedded import default_processes, run_embedded
@@ -179,10 +179,9 @@ class Command(AppCommand):
         if len(rows) > 10:
             return
         pairs = head_to_head_table(tournament)
-        table = Table(title="Head to head: games the row placed ahead of the column / shared")
-        table.add_column("")
-        for column in range(1, len(rows) + 1):
-            table.add_column(str(column), justify="right")
+        columns = [str(column) for column in range(1, len(rows) + 1)]
+        console.print("Head to head: games the row placed ahead of the column / shared")
+        table = fitted_table(["", *columns], text=("",))
         for rank, row in enumerate(rows, 1):
             cells = []
             for other in rows:
@@ -194,10 +193,9 @@ class Command(AppCommand):
     def _print(self, tournament: Tournament, console: Console) -> None:
         tournament.refresh_from_db()
         done = progress(tournament)
-        table = Table(title=f"{tournament.name}: standings ({tournament.status})")
-        columns = ("#", "bot", "games", "wins", "win %", "placing pts", "mean VP", "faults")
-        for column in (*columns, "strength (95% CI)", "tier"):
-            table.add_column(column, justify="left" if column == "bot" else "right")
+        columns = ("#", "bot", "games", "wins", "win%", "pts", "VP", "faults", "strength")
+        console.print(f"{escape(tournament.name)}: standings ({tournament.status})")
+        table = fitted_table((*columns, "95% CI", "tier"))
         fitted = strengths(tournament)
         for rank, row in enumerate(standings(tournament), 1):
             fit = fitted[row.version_id]
@@ -210,7 +208,8 @@ class Command(AppCommand):
                 str(row.placing_points),
                 f"{row.mean_points:.2f}",
                 str(row.faults),
-                f"{fit.strength:+.2f} ({fit.low:+.2f}, {fit.high:+.2f})",
+                f"{fit.strength:+.2f}",
+                f"{fit.low:+.2f} to {fit.high:+.2f}",
                 str(fit.group),
             )
         console.print(table)
@@ -218,7 +217,8 @@ class Command(AppCommand):
         console.print(
             f"{done.finished} games finished, {done.failed} failed; "
             f"pair imbalance {tournament.pair_imbalance} (0: every pair met equally often); "
-            "strength: Plackett–Luce log-strength; entries of one tier are statistically tied"
+            "pts: placing points; VP: mean victory points; strength: Plackett–Luce "
+            "log-strength, its 95% interval beside it; entries of one tier are statistically tied"
         )
         if settings.EMBEDDED:
             console.print(
