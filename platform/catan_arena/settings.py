@@ -379,6 +379,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "PATH_CONVERTER_OVERRIDES": {"id": int},  # <id:pk>: catan_arena.core.params
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "catan_arena.matches.models.Match.Status",
         "VersionStatusEnum": "catan_arena.submissions.models.BotVersion.Status",

@@ -210,3 +210,31 @@ def test_ab_tests_are_their_authors_on_the_site_and_in_the_api(field: dict[str, 
         assert seen_in_api(who) is sees, who
         if who is not staff:  # the bot page shows A/B tests to the bot's author
             assert seen_on_site(who) is sees, who
+
+
+def test_a_match_names_its_ab_test_only_to_those_who_see_the_test(
+    field: dict[str, Any],
+) -> None:
+    """The same rule for the test's games in the API: a stranger (or an opponent's
+    author) sees them as plain matches, ``ab_test`` null, and cannot find them by the
+    test (400, as for a test that does not exist); the author and staff can. (Before,
+    anyone listed a private test's games and results with ``?ab_test=N``.)"""
+    ada = field["a"].bot.owner
+    test = request_ab_test(ada, field["a"], field["b"], max_pairs=2, limits=FAST)
+    opponent = field["opponents"][0].bot.owner
+    stranger = User.objects.create_user("mallory", password=PASSWORD)
+    staff = User.objects.create_user("root", password=PASSWORD, is_staff=True)
+
+    def answers(user: User | None) -> tuple[set[int | None], int | None, int]:
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        listed = client.get(f"{API}/matches/").json()["results"]
+        named = {m["ab_test"] for m in listed}
+        detail = client.get(f"{API}/matches/{listed[0]['id']}/").json()["ab_test"]
+        return named, detail, client.get(f"{API}/matches/", {"ab_test": test.pk}).status_code
+
+    for who in (None, stranger, opponent):
+        assert answers(who) == ({None}, None, 400), who
+    for who in (ada, staff):  # the control: whoever sees the test
+        assert answers(who) == ({test.pk}, test.pk, 200), who

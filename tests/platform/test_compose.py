@@ -291,3 +291,20 @@ def test_local_postgres_matches_the_image() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().split(".")[0] == major(load()["services"]["postgres"]["image"])
+
+
+def _published(**variables: str) -> list[str]:
+    """The web service's published ports as ``docker-compose config`` writes them."""
+    env = {**os.environ, **INTERPOLATION, **variables}
+    env.pop("DOCKER_HOST", None)
+    run = subprocess.run([docker_compose(), "-f", str(COMPOSE), "config"], capture_output=True,
+                         text=True, env=env, cwd=REPO, timeout=120, check=True)  # fmt: skip
+    return [str(p) for p in _yaml().safe_load(run.stdout)["services"]["web"]["ports"]]
+
+
+def test_the_site_is_published_on_the_loopback_only() -> None:
+    """The TLS proxy is the one way in: a client reaching gunicorn directly would write
+    the X-Forwarded-For hop the log-in limit counts by (issue 19). Control: WEB_BIND
+    opens it to every interface, for a proxy on another machine."""
+    assert _published() == ["127.0.0.1:8000:8000/tcp"]
+    assert _published(WEB_BIND="0.0.0.0") == ["0.0.0.0:8000:8000/tcp"]

@@ -6,11 +6,13 @@ Each has a control: another author, or the same request within the limits."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
 
 from catan_arena.accounts.models import User
@@ -124,6 +126,45 @@ def test_an_upload_waits_for_room_in_flight(author: User, settings: Any) -> None
     assert "validating an upload needs 1 more" in error(second, 429)["message"]
 
 
+PARALLEL = 8
+
+
+@pytest.mark.django_db(transaction=True)  # each thread its own connection, as web processes
+@pytest.mark.parametrize("door", ["api", "form"])
+def test_uploads_sent_at_once_do_not_all_pass_the_room_check(
+    door: str, author: User, settings: Any
+) -> None:
+    """Eight uploads released together against room for 2: two are validated, six are
+    429. (Counted once before the upload's checks, all eight passed: twelve uploads at
+    once left twelve validations in flight against a limit of 6.)"""
+    settings.AUTHOR_MATCHES_IN_FLIGHT = 2
+    apis, sites = [client_of(author) for _ in range(PARALLEL)], [Client() for _ in range(PARALLEL)]
+    for site in sites:
+        site.force_login(author)
+    start, codes = threading.Barrier(PARALLEL), []
+
+    def upload(i: int) -> None:
+        try:
+            file = SimpleUploadedFile("b.py", VALID_BOT + f"\n# {i}\n".encode())
+            start.wait()
+            if door == "api":
+                answer = apis[i].post(f"{API}/bots/b{i}/versions/", {"file": file})
+            else:
+                answer = sites[i].post("/upload/", {"name": f"b{i}", "file": file})
+            codes.append(answer.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=upload, args=(i,)) for i in range(PARALLEL)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    accepted = 201 if door == "api" else 302
+    assert sorted(codes) == [accepted] * 2 + [429] * (PARALLEL - 2), codes
+    assert BotVersion.objects.filter(bot__owner=author).count() == 2
+
+
 def test_a_test_that_waited_for_room_resumes_when_there_is_room(
     author: User, opponents: None, settings: Any
 ) -> None:
@@ -145,3 +186,50 @@ def test_a_test_that_waited_for_room_resumes_when_there_is_room(
     assert resume_waiting_ab_tests() == [test.pk]
     assert test.pair_set.count() == 1 and Match.objects.filter(ab_test=test).count() == 2
     assert resume_waiting_ab_tests() == []  # a pair in flight: nothing more to do here
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_waiting_pair_and_uploads_at_once_stay_within_the_room(
+    author: User, opponents: None, settings: Any
+) -> None:
+    """A test's next pair queued by beat's backstop while two uploads arrive, all at
+    once, against room for 3: the pair (2 games) and one upload, or the two uploads and
+    no pair — never 4 in flight. (Before, the pair's room was counted without the
+    author's lock, so both uploads and the pair passed on one count.)"""
+    from catan_arena.abtests.fair_use import matches_in_flight
+    from catan_arena.abtests.models import ABTest
+    from catan_arena.abtests.services import resume_waiting_ab_tests
+
+    settings.AUTHOR_MATCHES_IN_FLIGHT = 3
+    a, b = active_bots(author, 2)
+    assert _ab(author, a, b).status_code == 201
+    test = ABTest.objects.get(requested_by=author)
+    test.pair_set.all().delete()  # its pairs done; the next one waits for beat
+    Match.objects.filter(ab_test=test).delete()
+    apis = [client_of(author) for _ in range(2)]
+    start, codes = threading.Barrier(3), []
+
+    def upload(i: int) -> None:
+        try:
+            file = SimpleUploadedFile("b.py", VALID_BOT + f"\n# {i}\n".encode())
+            start.wait()
+            codes.append(apis[i].post(f"{API}/bots/w{i}/versions/", {"file": file}).status_code)
+        finally:
+            connection.close()
+
+    def resume() -> None:
+        try:
+            start.wait()
+            resume_waiting_ab_tests()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=upload, args=(i,)) for i in range(2)]
+    threads.append(threading.Thread(target=resume))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    games = Match.objects.filter(ab_test=test).count()
+    assert matches_in_flight(author) <= 3, (games, codes)
+    assert games in (0, 2) and codes.count(201) == 3 - games - (games == 0), (games, codes)

@@ -6,7 +6,9 @@ The limits are settings (``CATAN_ARENA_AUTHOR_*``, ``CATAN_ARENA_AB_MAX_PAIRS``,
 - **uploads**: every upload attempt through either door (the site's form, the API),
   accepted or rejected, counts against the one hourly ``upload`` rate, keyed by the
   account, on the shared cache; and an upload is refused while the author's matches in
-  flight are at their limit (its validation would be one more);
+  flight are at their limit (its validation would be one more): checked again under a
+  lock on the author's row as the version is created (:func:`upload_within_limits`), so
+  uploads sent in parallel cannot all pass on one count;
 - **matches in flight**: an author's A/B games queued or running plus their versions
   waiting for or in validation, at most ``AUTHOR_MATCHES_IN_FLIGHT`` (the ladder's and
   tournaments' matches are not the author's requests: the matchmaker limits those per
@@ -14,17 +16,23 @@ The limits are settings (``CATAN_ARENA_AUTHOR_*``, ``CATAN_ARENA_AB_MAX_PAIRS``,
 - **A/B tests**: at most ``AUTHOR_AB_TESTS`` running per author; each pair is queued
   only while its two games fit in flight.
 
+Every count of an author's room is taken under :func:`lock_author` (an upload's, an A/B
+request's, a pair's), in the transaction that then uses it: one at a time per author.
+
 A refusal is :class:`FairUseExceeded`: a 429 with its message in the API, the message on
 the site's pages.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from catan_arena.accounts.models import User
 from catan_arena.core import throttle
 from catan_arena.core.errors import RateLimited
+from catan_arena.submissions.services import UploadOutcome, upload_version
 
 
 class FairUseExceeded(RateLimited):
@@ -41,6 +49,12 @@ def matches_in_flight(user: User) -> int:
     waiting = BotVersion.IN_VALIDATION
     checks = BotVersion.objects.filter(bot__owner=user, status__in=waiting).count()
     return games + checks
+
+
+def lock_author(user_id: int) -> None:
+    """Hold the author's row until the transaction ends, so their room is counted and
+    used by one request at a time (call it inside ``transaction.atomic``)."""
+    User.objects.select_for_update().filter(pk=user_id).first()
 
 
 def room(user: User) -> int:
@@ -72,6 +86,22 @@ def admit_upload(user: User) -> None:
             retry_after=wait,
         )
     require_room(user, 1, "validating an upload")
+
+
+def upload_within_limits(
+    user: User, bot_name: str, filename: str, data: bytes, **options: Any
+) -> UploadOutcome:
+    """:func:`~catan_arena.submissions.services.upload_version` for an author's upload
+    (the site's form, the API; :func:`admit_upload` counted it first): the room for its
+    validation is counted again under a lock on the author's row, in the transaction
+    that creates the version, as an A/B test's request is, so parallel uploads queue
+    one at a time on the count."""
+
+    def hold_room() -> None:
+        lock_author(user.pk)
+        require_room(user, 1, "validating an upload")
+
+    return upload_version(user, bot_name, filename, data, admit=hold_room, **options)
 
 
 def admit_ab_test(user: User) -> None:

@@ -21,6 +21,14 @@ def visible_ab_tests(user: User | AnonymousUser) -> QuerySet[ABTest]:
     return ABTest.objects.filter(mine)
 
 
+def visible_ab_test_ids(user: User | AnonymousUser) -> frozenset[int]:
+    """The ids of the tests ``user`` may see (:func:`visible_ab_tests`): a match names
+    its A/B test, and is found by it, only for them."""
+    if not user.is_authenticated:
+        return frozenset()
+    return frozenset(visible_ab_tests(user).values_list("pk", flat=True))
+
+
 def describe(test: ABTest) -> str:
     """One line: pairs, mean difference, where the LLR stands between its bounds, and
     the verdict."""

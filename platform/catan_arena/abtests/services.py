@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from catan_arena.abtests.fair_use import admit_ab_test, room
+from catan_arena.abtests.fair_use import admit_ab_test, lock_author, room
 from catan_arena.abtests.models import ABPair, ABTest
 from catan_arena.accounts.models import User
 from catan_arena.core.errors import Conflict, Forbidden, Invalid
@@ -115,7 +115,7 @@ def request_ab_test(
         raise ABTestError(problem)
     _check_limits(limits)
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()  # one request at a time
+        lock_author(user.pk)  # one request at a time
         admit_ab_test(user)
         test = ABTest.objects.create(
             version_a=version_a,
@@ -166,7 +166,10 @@ def _opponent_pool(
 
 
 def _top_up(test: ABTest) -> None:
-    """Queue pairs until ``PAIRS_IN_FLIGHT`` are unfinished (within ``max_pairs``)."""
+    """Queue pairs until ``PAIRS_IN_FLIGHT`` are unfinished (within ``max_pairs``) and
+    while the requester has room (counted under their lock: uploads and other tests'
+    pairs wait)."""
+    lock_author(test.requested_by_id)
     pairs = test.pair_set.all()
     unfinished = pairs.filter(difference__isnull=True, void=False).count()
     made = pairs.count()

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catan_arena.abtests.fair_use import upload_within_limits
 from catan_arena.api.fair_use import UploadThrottle
 from catan_arena.api.permissions import is_owner
 from catan_arena.core.errors import TooLarge
@@ -25,7 +26,6 @@ from catan_arena.submissions.selectors import (
     version_with_bot,
     versions_newest_first,
 )
-from catan_arena.submissions.services import upload_version
 from catan_arena.submissions.upload_handler import request_too_large
 
 
@@ -167,7 +167,7 @@ class UploadView(APIView):
                 f"the file is {upload.size:,} bytes; uploads are limited to "
                 f"{settings.UPLOAD_MAX_BYTES:,}"
             )
-        outcome = upload_version(
+        outcome = upload_within_limits(
             request.user,  # type: ignore[arg-type]
             name,
             upload.name or "",

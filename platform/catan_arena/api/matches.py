@@ -17,7 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catan_arena.abtests.selectors import visible_ab_test_ids, visible_ab_tests
 from catan_arena.api.pagination import NewestFirst
+from catan_arena.core.params import IdFilterField
 from catan_arena.matches import replay_blob
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import (
@@ -56,11 +58,20 @@ class SeatSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
 def _user(serializer: serializers.Serializer) -> Any:  # type: ignore[type-arg]
     """The user the serializer answers (anonymous without a request)."""
-    return getattr(serializer.context.get("request"), "user", AnonymousUser())
+    return _request_user(serializer.context.get("request"))
+
+
+def _request_user(request: Any) -> Any:
+    """The request's user (anonymous without a request: the schema's generation)."""
+    return getattr(request, "user", AnonymousUser())
 
 
 class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     seats = SeatSerializer(many=True, read_only=True)
+    ab_test = serializers.SerializerMethodField(
+        help_text="The A/B test the match is a game of, for whoever may see that test "
+        "(its requester, its versions' authors, staff); null for anyone else."
+    )
 
     class Meta:
         model = Match
@@ -70,6 +81,13 @@ class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "time_bank_seconds", "attempts", "turns", "termination", "winner_seat", "seats",
         )  # fmt: skip
         read_only_fields = fields
+
+    def get_ab_test(self, match: Match) -> int | None:
+        if match.ab_test_id is None:
+            return None
+        if "visible_ab_tests" not in self.context:  # once per answer, not per match
+            self.context["visible_ab_tests"] = visible_ab_test_ids(_user(self))
+        return match.ab_test_id if match.ab_test_id in self.context["visible_ab_tests"] else None
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -105,12 +123,21 @@ class MatchDetailSerializer(MatchSerializer):
         return attempt_log(match, _user(self))
 
 
+class IdFilter(django_filters.NumberFilter):
+    """A version's id, 1 to the largest key (else 400)."""
+
+    field_class = IdFilterField
+
+
 class MatchFilter(django_filters.FilterSet):
     bot = django_filters.CharFilter(field_name="seats__version__bot__name", distinct=True)
-    version = django_filters.NumberFilter(field_name="seats__version", distinct=True)
+    version = IdFilter(field_name="seats__version", distinct=True)
     owner = django_filters.CharFilter(
         field_name="seats__version__bot__owner__username", distinct=True
     )
+    ab_test = django_filters.ModelChoiceFilter(
+        queryset=lambda request: visible_ab_tests(_request_user(request))
+    )  # another's test is not a choice, as if it did not exist
     created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
 

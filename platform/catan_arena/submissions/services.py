@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -68,19 +69,22 @@ def upload_version(
     *,
     description: str = "",
     inherit_rating: bool = False,
+    admit: Callable[[], None] | None = None,
 ) -> UploadOutcome:
     """Store ``data`` as the next version of ``owner``'s bot ``bot_name`` (made if new)
     and queue its validation. Identical content to an existing version of the bot changes
     nothing and says so. ``UploadRejected`` (nothing stored) for a bad name, a bot of
     another author, or a file that fails :func:`check_upload`. ``inherit_rating``: the
     new version starts on the ladder from the bot's newest active version's rating, its
-    uncertainty widened (otherwise it starts afresh)."""
+    uncertainty widened (otherwise it starts afresh). ``admit``: called in the
+    transaction that creates the version, after the file's checks, just before it is
+    created; it may refuse by raising (the fair-use limits lock and count there)."""
     check_bot_name(bot_name)
     if bot_name in BUILTINS and not owner.is_system:
         raise BotNameTaken(f"the bot name {bot_name!r} is reserved for the house bot")
     kind = check_upload(filename, data, upload_limits())
     try:
-        return _store(owner, bot_name, filename, data, kind, description, inherit_rating)
+        return _store(owner, bot_name, filename, data, kind, description, inherit_rating, admit)
     except OperationalError as exc:
         if getattr(exc.__cause__, "sqlstate", None) == DISK_FULL:
             log.error("upload of %s refused: the database's disk is full", bot_name)
@@ -96,7 +100,7 @@ DISK_FULL = "53100"
 
 def _store(
     owner: User, bot_name: str, filename: str, data: bytes, kind: str, description: str,
-    inherit_rating: bool,
+    inherit_rating: bool, admit: Callable[[], None] | None,
 ) -> UploadOutcome:  # fmt: skip
     """The checked upload's rows, all in one transaction (all or nothing)."""
     sha = hashlib.sha256(data).hexdigest()
@@ -111,6 +115,8 @@ def _store(
             return UploadOutcome(
                 same, False, f"identical to {same} ({same.status}): nothing changed"
             )
+        if admit is not None:
+            admit()
         content, _ = BotContent.objects.get_or_create(
             sha256=sha, defaults={"data": data, "size": len(data)}
         )

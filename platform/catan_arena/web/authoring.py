@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from arena_runner.validation_policy import caps_text
-from catan_arena.abtests.fair_use import admit_upload
+from catan_arena.abtests.fair_use import admit_upload, upload_within_limits
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
 from catan_arena.core.page_errors import Refusal, message_on_refusal
@@ -29,7 +29,7 @@ from catan_arena.submissions.selectors import (
     shown_report,
     versions_of,
 )
-from catan_arena.submissions.services import upload_limits, upload_version
+from catan_arena.submissions.services import upload_limits
 from catan_arena.submissions.upload_handler import request_too_large
 
 
@@ -73,7 +73,7 @@ def upload(request: HttpRequest) -> HttpResponse:
             form.add_error("file", f"uploads are limited to {settings.UPLOAD_MAX_BYTES:,} bytes")
         else:
             with refusal.catch():
-                outcome = upload_version(
+                outcome = upload_within_limits(
                     user,
                     data["name"],
                     data["file"].name or "",

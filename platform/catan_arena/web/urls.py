@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth
 from django.urls import path
 
+from catan_arena.core import params  # noqa: F401  (registers <id:…>)
 from catan_arena.web import accounts, authoring, organizing, replay_pages, views
 
 app_name = "web"
@@ -13,17 +14,17 @@ urlpatterns = [
     path("bots/<slug:name>/ab-tests/", authoring.start_ab_test, name="ab-test"),
     path("upload/", authoring.upload, name="upload"),
     path("docs/<slug:slug>/", views.guide, name="guide"),
-    path("matches/<int:pk>/log/<int:seat>/", authoring.seat_log, name="seat-log"),
+    path("matches/<id:pk>/log/<int:seat>/", authoring.seat_log, name="seat-log"),
     path("matches/", views.matches, name="matches"),
-    path("matches/<int:pk>/", views.match, name="match"),
-    path("matches/<int:pk>/live/data/", views.match_live_data, name="match-live-data"),
-    path("matches/<int:pk>/replay/", replay_pages.replay, name="replay"),
-    path("matches/<int:pk>/replay/data/", replay_pages.replay_data, name="replay-data"),
-    path("matches/<int:pk>/replay/position/", views.position, name="position"),
+    path("matches/<id:pk>/", views.match, name="match"),
+    path("matches/<id:pk>/live/data/", views.match_live_data, name="match-live-data"),
+    path("matches/<id:pk>/replay/", replay_pages.replay, name="replay"),
+    path("matches/<id:pk>/replay/data/", replay_pages.replay_data, name="replay-data"),
+    path("matches/<id:pk>/replay/position/", views.position, name="position"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/new/", organizing.new_tournament, name="tournament-new"),
-    path("tournaments/<int:pk>/", views.tournament, name="tournament"),
-    path("tournaments/<int:pk>/act/", organizing.tournament_action, name="tournament-act"),
+    path("tournaments/<id:pk>/", views.tournament, name="tournament"),
+    path("tournaments/<id:pk>/act/", organizing.tournament_action, name="tournament-act"),
     path("sign-up/", accounts.sign_up, name="sign-up"),
     path("account/tokens/", accounts.tokens, name="tokens"),
     path("log-in/", accounts.LogInView.as_view(), name="log-in"),
