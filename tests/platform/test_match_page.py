@@ -71,7 +71,12 @@ def test_each_kind_of_match_has_one_label(
     test = request_ab_test(author, three_authors_bots[0], second, max_pairs=2)
     ab_game = Match.objects.filter(ab_test=test).first()
     assert ab_game is not None
-    assert labels_in(kind_line(page(client, f"/matches/{ab_game.pk}/"))) == ["A/B test game"]
+    url = f"/matches/{ab_game.pk}/"
+    assert labels_in(kind_line(page(client, url))) == ["Exhibition game"]  # a private test
+    client.force_login(User.objects.create_user("eve", password="x-4521-y"))
+    assert labels_in(kind_line(page(client, url))) == ["Exhibition game"]
+    client.force_login(author)  # control: its requester sees what the game is for
+    assert labels_in(kind_line(page(client, url))) == ["A/B test game"]
 
 
 def test_the_match_page_shows_each_seat_s_time_figures(client: Client, played: Match) -> None:

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from catan_arena.abtests.selectors import visible_ab_tests
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.selectors import may_watch, seat_faults, seat_forfeit, seats_of
 from catan_arena.submissions.selectors import is_author
@@ -28,11 +29,16 @@ KIND_LABELS = {
 """One label per :attr:`Match.kind <catan_arena.matches.models.Match.kind>`."""
 
 
-def kind_label(match: Match) -> SafeString:
+def kind_label(match: Match, user: Any) -> SafeString:
     """The match's kind in words, once: a tournament's game names (and links) its
-    tournament and round, and says when it moves the ladder too."""
-    label = KIND_LABELS[match.kind]
-    if match.kind != "tournament" or match.tournament is None:
+    tournament and round, and says when it moves the ladder too. An A/B test's game is
+    named so only to who may see that test (:func:`visible_ab_tests`, the API's rule);
+    to anyone else it is the exhibition game it looks like."""
+    kind, test = match.kind, match.ab_test_id
+    if test is not None and not visible_ab_tests(user).filter(pk=test).exists():
+        kind = "exhibition"
+    label = KIND_LABELS[kind]
+    if kind != "tournament" or match.tournament is None:
         return format_html("{}", label)
     url = reverse("web:tournament", args=[match.tournament_id])
     words = format_html('{} of <a href="{}">{}</a>', label, url, match.tournament.name)
@@ -103,7 +109,7 @@ def match_context(match: Match, user: Any) -> dict[str, Any]:
     """What ``_match_head.html`` draws for ``user``."""
     return {
         "match": match,
-        "kind": kind_label(match),
+        "kind": kind_label(match, user),
         "rows": seat_rows(match, user),
         "watchable": may_watch(match, user),
     }
