@@ -35,6 +35,9 @@ class Seat:
     budget: float | None = None
     """The seat's whole wall-clock budget for the game (what ``wall_left`` started at)."""
 
+    def __post_init__(self) -> None:
+        self.stats.bank_left = max(0.0, self.bank)  # a seat that never decides keeps it all
+
     @property
     def strikes(self) -> int:
         return sum(f.kind.is_bot_fault for f in self.faults)

@@ -77,7 +77,7 @@ class Spectator(HttpUser):
         results = running.json().get("results", []) if running.ok else []
         if results:
             pk = random.choice(results)["id"]
-            self.client.get(f"/matches/{pk}/live/", name="live view")
+            self.client.get(f"/matches/{pk}/live/data/?since=0", name="live data")
 
     @task(3)
     def api(self) -> None:

@@ -23,7 +23,7 @@ SIZES = {"phone": (390, 844), "desktop": (1366, 900)}
 def test_a_spectator_reaches_a_match_from_home(browser: Any, site: dict[str, Any]) -> None:
     page = browser.new_page()
     page.goto(site["url"] + "/")
-    page.get_by_role("heading", name="Recent matches").wait_for()
+    page.get_by_role("heading", name="Latest results").wait_for()
     page.locator(f'a[href="/matches/{site["match"]}/"]').first.click()
     page.wait_for_url(f"**/matches/{site['match']}/")
     assert "finished" in page.inner_text("h1")

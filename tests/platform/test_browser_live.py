@@ -43,7 +43,8 @@ class Slow(Player):
         return self.rng.choice(plain)
 """
 MARK = "window.__noReload = 'still here'"
-"""Set in the page: it survives htmx's swaps and is gone after a reload."""
+"""Set in the page: it survives htmx's swaps and the viewer's drawing, and is gone after a
+reload."""
 
 
 def log_in(browser: Any, url: str, username: str) -> Any:
@@ -139,19 +140,23 @@ def test_a_spectator_follows_a_live_match_without_reloading(
     page = browser.new_page()
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     page.evaluate(MARK)
-    step = page.locator("#live-step")
-    step.wait_for(timeout=60_000)
-    first = int(step.inner_text())
+    page.wait_for_selector("#replay[data-ready]", timeout=60_000)
+    first = newest(page)
     assert page.locator(".hand.hidden").count() == 3  # public information only
     deadline = time.monotonic() + 30
-    while int(step.inner_text()) <= first and time.monotonic() < deadline:
+    while newest(page) <= first and time.monotonic() < deadline:
         time.sleep(0.3)
-    assert int(step.inner_text()) > first and still_the_same_page(page)  # it moved in place
-    page.screenshot(path=str(SHOTS / "match-live-desktop.png"), full_page=True)
-    # the end: the page reloads itself with the result and the replay link
+    assert newest(page) > first and still_the_same_page(page)  # it moved in place
+    # the end: the finished replay with the winner banner, the result and its link
     page.get_by_role("link", name="Watch the replay").wait_for(timeout=240_000)
     assert Match.objects.get(pk=match.pk).status == "finished"
-    assert not still_the_same_page(page)
+    page.locator("#ending").wait_for(state="visible")
+    assert still_the_same_page(page)
+
+
+def newest(page: Any) -> int:
+    """The newest step the live viewer holds ("step 12 of 40": 40)."""
+    return int(page.inner_text("#step-title").rsplit(" ", 1)[1])
 
 
 @pytest.fixture(autouse=True)

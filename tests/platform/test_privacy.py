@@ -300,11 +300,18 @@ def test_a_running_game_of_a_seed_group_is_not_drawn_live(
     data["steps"] = data["steps"][:30]
     Match.objects.filter(pk=live.pk).update(status="running", live=data, seed=played.seed)
     Match.objects.filter(pk=played.pk).update(status="queued", replay=None)  # still to play
-    board = "<svg"
+    board, data_url = 'class="board"', f"/matches/{live.pk}/live/data/?since=0&shell=1"
+
+    def drawn(viewer: Client) -> tuple[str, dict[str, Any]]:
+        return viewer.get(f"/matches/{live.pk}/").content.decode(), viewer.get(data_url).json()
+
     for viewer in (None, stranger()):
-        fragment = site(viewer).get(f"/matches/{live.pk}/live/").content.decode()
-        assert board not in fragment and "every game sharing" in fragment, viewer
+        page, sent = drawn(site(viewer))
+        assert board not in page and "every game sharing" in page, viewer
+        assert sent["withheld"] and "frames" not in sent and "shell" not in sent, viewer
     staff = User.objects.create_user("root", password="x-4521-y", is_staff=True)
-    assert board in site(staff).get(f"/matches/{live.pk}/live/").content.decode()  # control
+    page, sent = drawn(site(staff))  # control: staff see it
+    assert board in page and len(sent["frames"]) == 31 and board in sent["shell"]
     Match.objects.filter(pk=played.pk).update(status="finished")  # the group's last game
-    assert board in site(None).get(f"/matches/{live.pk}/live/").content.decode()  # open
+    page, sent = drawn(site(None))  # open
+    assert board in page and len(sent["frames"]) == 31 and board in sent["shell"]

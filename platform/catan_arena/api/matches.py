@@ -48,7 +48,7 @@ class SeatSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         fields = (
             "seat", "version", "bot", "version_number", "owner", "points", "placing", "won",
             "forfeit", "fault_count", "decisions", "mean_decision_ms", "max_decision_ms",
-            "cpu_seconds",
+            "cpu_seconds", "bank_left_seconds",
         )  # fmt: skip
         read_only_fields = fields
 

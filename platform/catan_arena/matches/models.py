@@ -90,6 +90,19 @@ class Match(models.Model):
     def players(self) -> int:
         return int(self.rules.get("players", 4))
 
+    @property
+    def kind(self) -> str:
+        """What the match was made for, one of :data:`KINDS`: a tournament's game (which
+        may also move the ladder: ``ladder``), an A/B test's, the ladder's, or none of
+        them (an exhibition)."""
+        if self.tournament_id is not None:
+            return "tournament"
+        if self.ab_test_id is not None:
+            return "ab_test"
+        return "ladder" if self.ladder else "exhibition"
+
+    KINDS = ("tournament", "ab_test", "ladder", "exhibition")
+
 
 class MatchSeat(models.Model):
     """One seat of a match: its version, and once finished how it did and behaved."""
@@ -107,6 +120,9 @@ class MatchSeat(models.Model):
     mean_decision_ms = models.FloatField(null=True, blank=True)
     max_decision_ms = models.FloatField(null=True, blank=True)
     cpu_seconds = models.FloatField(null=True, blank=True)
+    bank_left_seconds = models.FloatField(
+        null=True, blank=True, help_text="What was left of the time bank at the end."
+    )
     log = models.TextField(blank=True, help_text="What the bot printed (its owner's eyes only).")
 
     class Meta:

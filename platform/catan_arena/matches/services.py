@@ -267,7 +267,7 @@ MATCH_RESULT_FIELDS = [
 ]  # fmt: skip
 SEAT_RESULT_FIELDS = [
     "points", "placing", "won", "forfeit", "faults", "fault_count", "decisions",
-    "mean_decision_ms", "max_decision_ms", "cpu_seconds", "log",
+    "mean_decision_ms", "max_decision_ms", "cpu_seconds", "bank_left_seconds", "log",
 ]  # fmt: skip
 
 
@@ -287,6 +287,7 @@ def _fill_seats(seats: list[MatchSeat], result: MatchResult) -> None:
         row.mean_decision_ms = 1000 * stats.mean
         row.max_decision_ms = 1000 * stats.max
         row.cpu_seconds = stats.cpu
+        row.bank_left_seconds = stats.bank_left
         row.log = result.logs[s] if s < len(result.logs) else ""
 
 

@@ -139,6 +139,18 @@ def progress(tournament: Tournament) -> Progress:
     )
 
 
+def table_sizes(tournament: Tournament) -> list[int]:
+    """The table sizes its games were made with, smallest first (``table_size`` is the
+    most: a field that does not divide into it plays tables of 3); [] before any game."""
+    sizes = (
+        Match.objects.filter(tournament=tournament)
+        .order_by()
+        .values_list("rules__players", flat=True)
+        .distinct()
+    )
+    return sorted(int(n) for n in sizes if n is not None)
+
+
 def with_progress() -> QuerySet[Tournament]:
     """Tournaments, newest first, annotated with ``games_total``, ``games_done`` (finished,
     failed or void) and ``entry_count``, in one query."""

@@ -62,7 +62,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "luck_chart": replay_charts.luck_svg(series, shown.step),
         "luck": luck,
         "data_url": data_url,
-        "ending": _ending(pk, game),
+        "ending": ending_of(pk, game),
     }
     return render(request, "web/replay.html", context)
 
@@ -77,7 +77,7 @@ def _charts(pk: int, game: Replay, view: int | None) -> replay_charts.ReplayChar
     return found
 
 
-def _ending(pk: int, game: Replay) -> replay_view.Ending | None:
+def ending_of(pk: int, game: Replay) -> replay_view.Ending | None:
     """How the game ended (shown at its last step), kept in the cache."""
     key = f"replay-ending:{pk}"
     found = cache.get(key, False)

@@ -8,17 +8,14 @@ import orjson
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.gzip import gzip_page
 
 from catan_arena.accounts.roles import may_organize
 from catan_arena.matches.models import Match
-from catan_arena.matches.selectors import (
-    may_watch,
-    recent_matches_of,
-    seat_faults,
-    seat_forfeit,
-    seats_of,
-    watchable_replay,
-)
+from catan_arena.matches.selectors import recent_matches_of, watchable_replay
 from catan_arena.ratings.selectors import history
 from catan_arena.submissions.selectors import is_author
 from catan_arena.submissions.services import upload_limits
@@ -28,21 +25,27 @@ from catan_arena.tournaments.selectors import (
     progress,
     standings,
     strengths,
+    table_sizes,
     tournament_by_pk,
 )
-from catan_arena.web import charts, guides, organizing, selectors
+from catan_arena.web import charts, guides, live, organizing, selectors
 from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
+from catan_arena.web.match_page import match_context
+from catan_arena.web.replay_pages import ending_of
+from engine.replay import Replay
 
-SEAT_COLOURS = ("red", "blue", "white", "orange")
+HOME_LIST = 10
+"""How many running and how many finished matches the home page lists."""
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    live, recent = selectors.live_and_recent()
+    live, recent = selectors.live_and_recent(HOME_LIST)
     context = {
         "ladder": selectors.ladder_rows(limit=10),
         "live": live,
         "recent": recent,
+        "shown": HOME_LIST,
         "tournaments": selectors.upcoming_tournaments(),
     }
     return render(request, "web/home.html", context)
@@ -103,35 +106,58 @@ def matches(request: HttpRequest) -> HttpResponse:
 
 
 def match(request: HttpRequest, pk: int) -> HttpResponse:
-    found = selectors.match_list().filter(pk=pk).first()
+    found = selectors.match_list().select_related("tournament").filter(pk=pk).first()
     if found is None:
         raise Http404("no such match")
-    seats = seats_of(found)
-    user = request.user
-    rows = [
-        {
-            "seat": s,
-            "colour": SEAT_COLOURS[s.seat],
-            "faults": seat_faults(s, user),
-            "forfeit": seat_forfeit(s, user),
-        }
-        for s in seats
-    ]
-    live = live_view(pk, user) if found.status in Match.IN_FLIGHT else None
-    context = {"match": found, "rows": rows, "live": live, "watchable": may_watch(found, user)}
+    context = match_context(found, request.user)
+    if found.status in Match.IN_FLIGHT:
+        context |= {"live": live_view(pk, request.user), "poll_ms": live.POLL_MS}
     return render(request, "web/match.html", context)
 
 
-def match_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The live part of a match page, polled by htmx while the match runs; once it is
-    over, ``HX-Refresh`` makes the browser reload the page with the result."""
-    shown = live_view(pk, request.user)
-    if shown is None:
+@never_cache
+@gzip_page
+def match_live_data(request: HttpRequest, pk: int) -> HttpResponse:
+    """What a page following a running match polls (:func:`.live.live_update`): the
+    steps after ``?since=K`` of ``&attempt=A``; ``&shell=1`` adds the viewer's markup
+    at the newest step (a page opened before the first step). Once the match is over:
+    the page's new head, and where its replay and winner banner are (if watchable)."""
+    user = request.user
+    since = _int(request.GET.get("since"), 0)
+    attempt = request.GET.get("attempt")
+    update = live.live_update(pk, user, since, _int(attempt, -1) if attempt else None)
+    if update is None:
         raise Http404("no such match")
-    response = render(request, "web/_live.html", {"live": shown})
-    if not shown.is_live:
-        response["HX-Refresh"] = "true"
-    return response
+    if update.get("done"):
+        update |= _ended(request, pk)
+    elif request.GET.get("shell") and "frames" in update:
+        shown = live_view(pk, user)
+        if shown is not None and shown.frame is not None:
+            update["shell"] = render_to_string(
+                "web/_live_viewer.html", {"frame": shown.frame}, request
+            )
+    return HttpResponse(orjson.dumps(update), content_type="application/json")
+
+
+def _ended(request: HttpRequest, pk: int) -> dict[str, Any]:
+    """What a following page shows once the match is over: its head (result, times)
+    and, if ``request.user`` may watch it, its replay's data and winner banner."""
+    found = selectors.match_list().select_related("tournament").get(pk=pk)
+    context = match_context(found, request.user)
+    shown: dict[str, Any] = {
+        "head": render_to_string("web/_match_head.html", context, request),
+        "replay": None,
+        "ending": None,
+    }
+    if found.status == Match.Status.FINISHED and context["watchable"]:  # it has a replay
+        watched = watchable_replay(pk, request.user)
+        ending = ending_of(pk, Replay.from_dict(watched.data))
+        shown["replay"] = reverse("web:replay-data", args=[pk])
+        if ending is not None:
+            shown["ending"] = render_to_string(
+                "web/_ending.html", {"ending": ending, "hidden": True}, request
+            )
+    return shown
 
 
 def position(request: HttpRequest, pk: int) -> HttpResponse:
@@ -185,6 +211,7 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     entries = list(entries_of(found.pk))
     context = {
         "tournament": found,
+        "tables": tables_words(table_sizes(found), found.table_size),
         "table": table,
         "progress": progress(found),
         "fixtures": fixtures,
@@ -195,3 +222,12 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
         or (found.status == Tournament.Status.OPEN and found.starts_at is not None),
     }
     return render(request, "web/tournament.html", context)
+
+
+def tables_words(sizes: list[int], most: int) -> str:
+    """A tournament's tables as played ("tables of 3", "tables of 3 and 4"); before any
+    game, the most it will seat."""
+    if not sizes:
+        return f"tables of up to {most}"
+    words = [str(n) for n in sizes]
+    return "tables of " + (", ".join(words[:-1]) + " and " if len(words) > 1 else "") + words[-1]
