@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, QuerySet
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, QuerySet
 
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.strength import (
@@ -167,6 +168,36 @@ def strengths(tournament: Tournament, *, samples: int = 100) -> dict[int, Streng
     entries = list(tournament.entries.values_list("version_id", flat=True))
     table = strength_table(entries, game_results(tournament), samples=samples)
     return {row.entry: row for row in table}
+
+
+TABLE_SECONDS = 7 * 24 * 3600
+"""How long a standings table stays cached (a new result makes a new key: never stale)."""
+
+
+def standings_table(tournament: Tournament) -> list[tuple[Standing, Strength]]:
+    """:func:`standings` with each entry's :func:`strengths`, kept in the shared cache
+    under the tournament's finished games (their count and newest id: a result recorded
+    makes a new key, so what is read is never stale). Its receiver of ``match_done``
+    fills the new key once the result is committed (:func:`refresh_standings_table`),
+    so a spectator rarely pays for the bootstrap; before the first result (entries may
+    still change) it is computed each time, which costs nothing without games."""
+    finished = Match.objects.filter(tournament=tournament, status=Match.Status.FINISHED)
+    stamp = finished.aggregate(games=Count("id"), last=Max("id"))
+    key = f"tournament-table:{tournament.pk}:{stamp['games']}:{stamp['last']}"
+    found = cache.get(key) if stamp["games"] else None
+    if not isinstance(found, list):
+        fitted = strengths(tournament)
+        found = [(row, fitted[row.version_id]) for row in standings(tournament)]
+        if stamp["games"]:
+            cache.set(key, found, timeout=TABLE_SECONDS)
+    return found
+
+
+def refresh_standings_table(tournament_id: int) -> None:
+    """Compute and cache a tournament's :func:`standings_table` (after a result)."""
+    tournament = tournament_by_pk(tournament_id)
+    if tournament is not None:
+        standings_table(tournament)
 
 
 def head_to_head_table(tournament: Tournament) -> dict[tuple[int, int], HeadToHead]:

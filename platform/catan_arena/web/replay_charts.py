@@ -17,6 +17,7 @@ from html import escape
 from typing import Any
 
 from catan_arena.web.board_svg import SEAT_COLOURS
+from engine.game import Game
 from engine.replay import Replay, iter_states
 from engine.state import GameState
 
@@ -71,6 +72,17 @@ def expected_production(state: GameState, seat: int) -> float:
 def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
     """The series of ``replay``; ``view`` None: all-seeing points (hidden victory-point
     cards included), a seat: only that seat's hidden cards count."""
+    return chart_pass(replay, view)[0]
+
+
+def chart_pass(
+    replay: Replay, view: int | None = None, keep: int | None = None
+) -> tuple[ReplayCharts, Game, Game | None]:
+    """:func:`replay_charts` and, from the same pass over the replay, its final state
+    and (``keep``) a copy of the state after ``keep`` steps: what the viewer's page
+    draws, in one re-simulation instead of three."""
+    kept: Game | None = None
+    last: Game | None = None
     players = replay.config.players
     points: list[list[int]] = [[] for _ in range(players)]
     expected: list[list[float]] = [[] for _ in range(players)]
@@ -78,6 +90,9 @@ def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
     rolls: list[int] = []
     pending: tuple[list[float], list[int]] | None = None
     for k, game in iter_states(replay):
+        last = game
+        if k == keep:
+            kept = game.copy()
         state = game.state
         if pending is not None:  # the roll just applied: what it paid
             before_expected, before_hands = pending
@@ -96,7 +111,8 @@ def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
                 [expected_production(state, s) for s in range(players)],
                 [sum(state.hands[s]) for s in range(players)],
             )
-    return ReplayCharts(len(replay.steps), points, rolls, expected, actual)
+    assert last is not None
+    return ReplayCharts(len(replay.steps), points, rolls, expected, actual), last, kept
 
 
 def _x(step: float, steps: int) -> float:
