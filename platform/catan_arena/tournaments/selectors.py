@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.strength import (
@@ -142,13 +144,21 @@ def progress(tournament: Tournament) -> Progress:
 
 def with_progress() -> QuerySet[Tournament]:
     """Tournaments, newest first, annotated with ``games_total``, ``games_done`` (finished,
-    failed or void) and ``entry_count``, in one query."""
-    done = Q(matches__status__in=Match.DONE)
+    failed or void) and ``entry_count``, in one query (a count per tournament each, not
+    a join of its matches with its entries)."""
+    matches = Match.objects.filter(tournament=OuterRef("pk"))
+    entries = Entry.objects.filter(tournament=OuterRef("pk"))
     return Tournament.objects.annotate(
-        games_total=Count("matches", distinct=True),
-        games_done=Count("matches", filter=done, distinct=True),
-        entry_count=Count("entries", distinct=True),
+        games_total=_count(matches),
+        games_done=_count(matches.filter(status__in=Match.DONE)),
+        entry_count=_count(entries),
     ).order_by("-id")
+
+
+def _count(rows: QuerySet[Any]) -> Coalesce:
+    """How many ``rows`` (a queryset filtered on an ``OuterRef``), as a subquery."""
+    counted = rows.order_by().values("tournament").annotate(n=Count("id")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def game_results(tournament: Tournament) -> list[GameResult]:

@@ -54,8 +54,13 @@ def expected_production(state: GameState, seat: int) -> float:
     """Resources ``seat`` expects from the next roll: each hex's yield for it (1 per
     settlement, 2 per city) times the chance of its number; the robber's hex yields
     nothing (the bank's shortage rule is ignored: it is rare and not luck)."""
-    board = state.board
-    total = 0.0
+    return expected_productions(state)[seat]
+
+
+def expected_productions(state: GameState) -> list[float]:
+    """:func:`expected_production` of every seat, in one pass over the board."""
+    board, owner, kind = state.board, state.node_owner, state.node_kind
+    totals = [0.0] * state.n
     for number, hexes in enumerate(board.hexes_by_number):
         chance = CHANCE.get(number, 0.0) if number != 7 else 0.0
         if not chance:
@@ -64,9 +69,9 @@ def expected_production(state: GameState, seat: int) -> float:
             if h == state.robber:
                 continue
             for node in board.hex_nodes[h]:
-                if state.node_owner[node] == seat:
-                    total += chance * state.node_kind[node]
-    return total
+                if owner[node] >= 0:  # -1: nobody's
+                    totals[owner[node]] += chance * kind[node]
+    return totals
 
 
 def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
@@ -108,7 +113,7 @@ def chart_pass(
             points[seat].append(int(state.public_vp[seat] + hidden))
         if k < len(replay.steps) and replay.steps[k].action.kind == "roll_dice":
             pending = (
-                [expected_production(state, s) for s in range(players)],
+                expected_productions(state),
                 [sum(state.hands[s]) for s in range(players)],
             )
     assert last is not None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import F, Prefetch, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 
 from catan_arena.abtests.models import ABTest
 from catan_arena.abtests.selectors import describe as describe_ab_test
@@ -62,16 +63,21 @@ def ladder_rows(sort: str = "elo", limit: int | None = None) -> list[LadderRow]:
 
 
 def _trends(version_ids: list[int], games: int = 10) -> dict[int, float]:
-    """Each version's Elo change over its last ``games`` rated games (one query)."""
+    """Each version's Elo change over its last ``games`` rated games (one query: only
+    those rows leave the database, numbered newest first per version)."""
     from catan_arena.ratings.models import RatingChange
 
-    changes: dict[int, list[float]] = {}
-    rows = RatingChange.objects.filter(version_id__in=version_ids).order_by("-match_id")
-    for version_id, before, after in rows.values_list("version_id", "elo_before", "elo_after"):
-        kept = changes.setdefault(version_id, [])
-        if len(kept) < games:
-            kept.append(after - before)
-    return {v: sum(c) for v, c in changes.items()}
+    newest = Window(RowNumber(), partition_by=F("version_id"), order_by=F("match_id").desc())
+    rows = (
+        RatingChange.objects.filter(version_id__in=version_ids)
+        .annotate(newest=newest)
+        .filter(newest__lte=games)
+        .values_list("version_id", "elo_before", "elo_after")
+    )
+    trends: dict[int, float] = {}
+    for version_id, before, after in rows:
+        trends[version_id] = trends.get(version_id, 0.0) + after - before
+    return trends
 
 
 def match_list() -> QuerySet[Match]:
