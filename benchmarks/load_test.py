@@ -101,10 +101,12 @@ def add_history(versions: list[Any], count: int) -> tuple[list[int], int]:
     every version (tables of four in every seat rotation), all sharing one real replay;
     returns the matches' ids and the tournament's. Written behind the services' back
     (bulk inserts), so the pages' statistics are then rebuilt from the history
-    (``manage.py recompute_page_stats``), as the migration that made them did."""
+    (``manage.py recompute_page_stats``), as the migration that made them did, and the
+    tournament's standings table computed, as a recorded result's receiver does."""
     from django.core.management import call_command
 
     from catan_arena.tournaments.models import Entry, Tournament
+    from catan_arena.tournaments.selectors import refresh_standings_table
 
     blob, sha, result = _one_replay()
     tables = [[versions[(k + s) % len(versions)] for s in range(4)] for k in range(count)]
@@ -119,6 +121,7 @@ def add_history(versions: list[Any], count: int) -> tuple[list[int], int]:
     ]
     _finished_matches(cup_tables, blob, sha, result, tournament=cup)
     call_command("recompute_page_stats", verbosity=0)
+    refresh_standings_table(cup.pk)  # as its receiver does once a result is committed
     return made, cup.pk
 
 
