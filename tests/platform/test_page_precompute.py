@@ -2,7 +2,7 @@
 a mixed series of matches (finished, a forfeit, failed, void, ladder, tournament) they
 equal a full recount from the history and a count made here from the seats; the bot
 page and the ladder's seat balance read them; a tournament's cached table is never
-stale after a new result."""
+stale after a new result; a replay page drawn from one pass equals the cached one."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
@@ -17,12 +18,15 @@ from catan_arena.accounts.models import User
 from catan_arena.ladder.selectors import candidates
 from catan_arena.matches import services
 from catan_arena.matches.models import Match, MatchSeat, Meeting, SeatTally
+from catan_arena.matches.selectors import watchable_replay
 from catan_arena.matches.services import MatchLimits, create_match, run_match
 from catan_arena.matches.tallies import recompute_tallies
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
 from catan_arena.tournaments.selectors import standings_table
 from catan_arena.tournaments.services import cancel_tournament, create_round_robin
+from catan_arena.web.replay_pages import warm as warm_replay_cache
+from engine.replay import Replay
 from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
@@ -161,3 +165,21 @@ def test_a_tournaments_table_is_never_stale(three_authors_bots: list[BotVersion]
     table = standings_table(cup)
     assert sum(row.games for row, _ in table) == 6
     assert {fit.entry for _, fit in table} == {v.pk for v in three_authors_bots}
+
+
+def test_a_replay_pages_first_paint_is_the_same_from_one_pass_or_the_cache(
+    client: Client, three_authors_bots: list[BotVersion]
+) -> None:
+    match = create_match(three_authors_bots, limits=FAST)
+    assert run_match(match.pk) == "finished"
+    steps = len(Replay.from_dict(watchable_replay(match.pk, None).data).steps)
+    for step in (0, steps // 2, steps):
+        url = f"/matches/{match.pk}/replay/?step={step}"
+        cache.clear()
+        cold = client.get(url).content.decode()  # one pass: charts, ending, the state
+        warm = client.get(url).content.decode()  # the cache, and the state re-simulated
+        assert cold == warm and f"step {step} of {steps}" in cold
+    assert " wins" in cold or "No winner" in cold  # the last step: the ending
+    cache.clear()
+    warm_replay_cache(match.pk)  # what its receiver does on commit
+    assert client.get(url).content.decode() == cold
