@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from catan_arena.accounts.models import User
 from catan_arena.ladder.selectors import candidates
@@ -183,3 +185,30 @@ def test_a_replay_pages_first_paint_is_the_same_from_one_pass_or_the_cache(
     cache.clear()
     warm_replay_cache(match.pk)  # what its receiver does on commit
     assert client.get(url).content.decode() == cold
+
+
+def test_the_bot_and_tournament_pages_queries_do_not_grow_with_the_history(
+    client: Client, three_authors_bots: list[BotVersion]
+) -> None:
+    cup = create_round_robin("counted cup", three_authors_bots, limits=FAST)
+    urls = [f"/bots/{three_authors_bots[0].bot.name}/", f"/tournaments/{cup.pk}/"]
+
+    def queries(url: str) -> int:
+        client.get(url)  # the first view may fill a cache
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    def finish(matches: list[Match]) -> None:  # written behind the services' back
+        Match.objects.filter(pk__in=[m.pk for m in matches]).update(status="finished")
+        for m in matches:
+            for seat in m.seats.all():
+                seat.placing, seat.points, seat.won = seat.seat + 1, 10 - seat.seat, not seat.seat
+                seat.save(update_fields=["placing", "points", "won"])
+        recompute_tallies()
+
+    finish([create_match(three_authors_bots, limits=FAST), cup.matches.first()])
+    few = [queries(url) for url in urls]
+    finish([create_match(three_authors_bots, limits=FAST) for _ in range(30)])
+    finish(list(cup.matches.exclude(status="finished")))
+    assert [queries(url) for url in urls] == few
