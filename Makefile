@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: setup services play serve test test-fast lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-validation bench-bank-zero clean
+.PHONY: setup services play serve test test-fast lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-pages bench-validation bench-bank-zero clean
 
 setup: $(STAMP)
 
@@ -106,6 +106,10 @@ bench-bank-zero: setup
 ## workers while 20 spectators browse 10,000 matches of history; nothing lost. ~10 minutes.
 bench-load: setup
 	$(PY) benchmarks/load_test.py $(ARGS)
+
+## Each page's server time and queries on 10,000 matches of history, idle.
+bench-pages: setup
+	$(PY) benchmarks/page_profile.py $(ARGS)
 
 ## Bot strength with 95% intervals (long: about half an hour per 200 games).
 bench-strength: setup

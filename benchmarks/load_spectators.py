@@ -1,7 +1,7 @@
 """Simulated spectators for the load test (locust, as a library, in a process of its
 own: gevent patches the interpreter). Each spectator browses the home page, the ladder,
-match lists and pages, replays at random steps, bot pages, a running match's live view
-and the API, with a pause of 0.5-2 s between pages.
+match lists and pages, replays at random steps, bot pages, a tournament, a running
+match's live view and the API, with a pause of 0.5-2 s between pages.
 
     python benchmarks/load_spectators.py --host URL --users N --targets FILE --out FILE
 
@@ -70,6 +70,11 @@ class Spectator(HttpUser):
     @task(2)
     def bot(self) -> None:
         self.client.get(f"/bots/{random.choice(TARGETS['bots'])}/", name="bot")
+
+    @task(2)
+    def tournament(self) -> None:
+        self.client.get(f"/tournaments/{random.choice(TARGETS['tournaments'])}/",
+                        name="tournament")  # fmt: skip
 
     @task(2)
     def live(self) -> None:

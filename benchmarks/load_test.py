@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import itertools
 import json
 import os
 import signal
@@ -95,40 +96,76 @@ def authors_bots(worker_log: Any) -> list[Any]:
     return list(BotVersion.objects.filter(pk__in=ids).select_related("bot").order_by("pk"))
 
 
-def add_history(versions: list[Any], count: int) -> list[int]:
-    """``count`` finished exhibition matches (not rated) sharing one real replay."""
+def add_history(versions: list[Any], count: int) -> tuple[list[int], int]:
+    """``count`` finished exhibition matches (not rated) and a finished round robin of
+    every version (tables of four in every seat rotation), all sharing one real replay;
+    returns the matches' ids and the tournament's. Written behind the services' back
+    (bulk inserts), so the pages' statistics are then rebuilt from the history
+    (``manage.py recompute_page_stats``), as the migration that made them did, and the
+    tournament's standings table computed, as a recorded result's receiver does."""
+    from django.core.management import call_command
+
+    from catan_arena.tournaments.models import Entry, Tournament
+    from catan_arena.tournaments.selectors import refresh_standings_table
+
+    blob, sha, result = _one_replay()
+    tables = [[versions[(k + s) % len(versions)] for s in range(4)] for k in range(count)]
+    made = _finished_matches(tables, blob, sha, result)
+    cup = Tournament.objects.create(name="load cup", status=Tournament.Status.FINISHED,
+                                    decision_seconds=1.0, time_bank_seconds=10.0)  # fmt: skip
+    Entry.objects.bulk_create(Entry(tournament=cup, version=v) for v in versions)
+    cup_tables = [
+        [group[(r + s) % 4] for s in range(4)]
+        for group in itertools.combinations(versions, 4)
+        for r in range(4)
+    ]
+    _finished_matches(cup_tables, blob, sha, result, tournament=cup)
+    call_command("recompute_page_stats", verbosity=0)
+    refresh_standings_table(cup.pk)  # as its receiver does once a result is committed
+    return made, cup.pk
+
+
+def _one_replay() -> tuple[bytes, str, Any]:
     from arena_runner import InProcessDriver, play_match
     from bots.registry import load_player_class
-    from catan_arena.matches.models import Match, MatchSeat
     from engine import RulesConfig
-    from engine.rng import new_seed
 
     player = load_player_class("random")
     drivers = [InProcessDriver(player, name=f"random{i}") for i in range(4)]
     result = play_match(RulesConfig(), "history", drivers, one_cpu=False)
     payload = json.dumps(result.replay.to_dict()).encode()
-    blob, sha = gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest()
+    return gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest(), result
+
+
+def _finished_matches(
+    tables: list[list[Any]], blob: bytes, sha: str, result: Any, tournament: Any = None
+) -> list[int]:
+    """One finished match per table (versions in seat order), 1,000 rows at a time."""
     from django.utils import timezone
+
+    from catan_arena.matches.models import Match, MatchSeat
+    from engine import RulesConfig
+    from engine.rng import new_seed
 
     now = timezone.now()
     made: list[int] = []
-    for start in range(0, count, 1000):
+    for start in range(0, len(tables), 1000):
+        chunk = tables[start : start + 1000]
         batch = [
             Match(seed=new_seed(), rules=RulesConfig().to_dict(), decision_seconds=1.0,
                   game_seconds=120.0, status="finished", attempts=1, replay=blob,
                   replay_sha256=sha, turns=result.outcome.turns, termination="victory",
-                  winner_seat=result.winner, started_at=now, finished_at=now)
-            for _ in range(min(1000, count - start))
+                  winner_seat=result.winner, started_at=now, finished_at=now,
+                  tournament=tournament, round=1 if tournament else None)
+            for _ in chunk
         ]  # fmt: skip
         rows = Match.objects.bulk_create(batch)
-        seats = []
-        for k, match in enumerate(rows):
-            table = [versions[(start + k + s) % len(versions)] for s in range(4)]
-            seats += [
-                MatchSeat(match=match, seat=s, version=version, won=result.winner == s,
-                          points=result.outcome.points[s], placing=result.placings[s])
-                for s, version in enumerate(table)
-            ]  # fmt: skip
+        seats = [
+            MatchSeat(match=match, seat=s, version=version, won=result.winner == s,
+                      points=result.outcome.points[s], placing=result.placings[s])
+            for match, table in zip(rows, chunk, strict=True)
+            for s, version in enumerate(table)
+        ]  # fmt: skip
         MatchSeat.objects.bulk_create(seats)
         made += [m.pk for m in rows]
     return made
@@ -266,11 +303,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"validating {AUTHORS} authors' bots on {args.workers} workers…")
         versions = authors_bots(workers[0].output)
         print(f"adding {args.history:,} finished matches of history…")
-        history = add_history(versions, args.history)
+        history, cup = add_history(versions, args.history)
         port = free_port()
         web = start_web(env, port)
         targets = Path(env["CATAN_ARENA_DATA"]) / "targets.json"
-        targets.write_text(json.dumps({"matches": history[-2000:],
+        targets.write_text(json.dumps({"matches": history[-2000:], "tournaments": [cup],
                                        "bots": [v.bot.name for v in versions]}))  # fmt: skip
         stats = Path(env["CATAN_ARENA_DATA"]) / "spectators.json"
         spectators = subprocess.Popen(

@@ -28,8 +28,7 @@ from catan_arena.tournaments.models import Entry, Tournament
 from catan_arena.tournaments.selectors import (
     entries_of,
     progress,
-    standings,
-    strengths,
+    standings_table,
     tournament_by_pk,
     with_progress,
 )
@@ -260,10 +259,8 @@ class StandingsView(APIView):
     @extend_schema(responses={200: StandingSerializer(many=True)})
     def get(self, request: Request, pk: int) -> Response:
         tournament = _tournament(pk)
-        fitted = strengths(tournament)
         rows = []
-        for rank, row in enumerate(standings(tournament), 1):
-            fit = fitted[row.version_id]
+        for rank, (row, fit) in enumerate(standings_table(tournament), 1):
             rows.append(
                 {
                     "rank": rank, "version": row.version_id, "name": row.name,

@@ -10,7 +10,7 @@ from django.utils import timezone
 from catan_arena.ladder.matchmaking import Candidate
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.pace import Pace, ladder_pace
-from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.models import Match, MatchSeat, SeatTally
 from catan_arena.ratings.models import Rating
 from catan_arena.ratings.selectors import ladder as rated
 from catan_arena.ratings.systems import openskill_start
@@ -88,7 +88,8 @@ def pace(ladder: LadderSettings, field: list[Candidate] | None = None) -> Pace:
 
 
 def candidates() -> list[Candidate]:
-    """Every ladder version with its games, μ, matches in flight and seat counts."""
+    """Every ladder version with its games, μ, matches in flight and seat counts (its
+    finished ladder games per seat: the tallies counted as results were recorded)."""
     versions = ladder_versions()
     ids = [v.pk for v in versions]
     ratings = {r.version_id: r for r in Rating.objects.filter(version_id__in=ids)}
@@ -102,14 +103,8 @@ def candidates() -> list[Candidate]:
         .values_list("version_id", "n")
     )
     seats: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    finished = MatchSeat.objects.filter(
-        version_id__in=ids, match__ladder=True, match__status=Match.Status.FINISHED
-    )
-    for version_id, seat, n in (
-        finished.values_list("version_id", "seat")
-        .annotate(n=Count("id"))
-        .values_list("version_id", "seat", "n")
-    ):
+    tallies = SeatTally.objects.filter(version_id__in=ids, ladder=True)  # finished ladder games
+    for version_id, seat, n in tallies.values_list("version_id", "seat", "games"):
         seats[version_id][seat] = n
     out = []
     for version in versions:

@@ -81,6 +81,7 @@ class Match(models.Model):
             models.Index(fields=["status", "deadline"], name="match_status_deadline"),
             models.Index(fields=["ladder", "rating_done", "id"], name="match_ladder_pending"),
             models.Index(fields=["created_at"], name="match_created"),
+            models.Index(fields=["status", "-finished_at"], name="match_status_finished"),
         ]
 
     def __str__(self) -> str:
@@ -134,3 +135,46 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}"
+
+
+class SeatTally(models.Model):
+    """A version's finished games in one seat, ladder or not: what its bot page and the
+    ladder's seat balance add up, counted when each result is recorded
+    (:mod:`catan_arena.matches.tallies`), so no page aggregates the whole history."""
+
+    version = models.ForeignKey(BotVersion, models.CASCADE, related_name="seat_tallies")
+    seat = models.PositiveSmallIntegerField()
+    ladder = models.BooleanField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    placed = models.PositiveIntegerField(default=0, help_text="Games with a placing.")
+    placings = models.PositiveIntegerField(default=0, help_text="The sum of those placings.")
+    points = models.PositiveIntegerField(default=0, help_text="Victory points, summed.")
+    forfeits = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["version", "seat", "ladder"], name="one_seat_tally"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} seat {self.seat}: {self.games} games"
+
+
+class Meeting(models.Model):
+    """How often a version shared a finished game with another (``opponent``) and placed
+    ahead of or behind it: the head-to-head, counted when each result is recorded."""
+
+    version = models.ForeignKey(BotVersion, models.CASCADE, related_name="meetings")
+    opponent = models.ForeignKey(BotVersion, models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    ahead = models.PositiveIntegerField(default=0)
+    behind = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["version", "opponent"], name="one_meeting_row"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} v {self.opponent}: {self.ahead}-{self.behind} of {self.games}"

@@ -22,6 +22,14 @@ def replay_of(match: Match) -> dict[str, Any] | None:
     return replay_blob.unpack(bytes(match.replay))
 
 
+def finished_replay(match_id: int) -> dict[str, Any] | None:
+    """A finished match's replay as JSON data, for the server's own use (warming the
+    viewer's cache): no reader's rights asked, never sent to a client as is."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).only("replay")
+    found = match.first()
+    return None if found is None else replay_of(found)
+
+
 def with_seats() -> QuerySet[Match]:
     """Matches with their seats, versions, bots and owners in two queries (the replay and
     the seats' logs left unloaded)."""
@@ -183,5 +191,8 @@ def public_matches() -> QuerySet[Match]:
 
 
 def recent_matches_of(bot_id: int, matches: QuerySet[Match], limit: int = 20) -> list[Match]:
-    """The newest ``limit`` of ``matches`` a bot played in."""
-    return list(matches.filter(seats__version__bot_id=bot_id).distinct().order_by("-id")[:limit])
+    """The newest ``limit`` of ``matches`` a bot played in (two queries: its seats newest
+    first, read backwards along the seats' index, then those matches)."""
+    seats = MatchSeat.objects.filter(version__bot_id=bot_id).order_by("-match_id")
+    ids = list(dict.fromkeys(seats.values_list("match_id", flat=True)[: 4 * limit]))[:limit]
+    return list(matches.filter(pk__in=ids).order_by("-id"))

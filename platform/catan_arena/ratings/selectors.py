@@ -22,6 +22,11 @@ def history(version_id: int) -> QuerySet[RatingChange]:
     return RatingChange.objects.filter(version_id=version_id).order_by("match_id")
 
 
+def elo_history(version_id: int) -> list[float]:
+    """A version's Elo after each of its rated games, oldest first (one column read)."""
+    return list(history(version_id).values_list("elo_after", flat=True))
+
+
 def snapshot() -> dict[int, tuple[float, float, float, int, int]]:
     """Every version's ``(elo, mu, sigma, games, wins)`` (for comparisons)."""
     return {r.version_id: (r.elo, r.mu, r.sigma, r.games, r.wins) for r in Rating.objects.all()}

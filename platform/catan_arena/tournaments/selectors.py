@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.core.cache import cache
+from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.ratings.strength import (
@@ -153,13 +156,21 @@ def table_sizes(tournament: Tournament) -> list[int]:
 
 def with_progress() -> QuerySet[Tournament]:
     """Tournaments, newest first, annotated with ``games_total``, ``games_done`` (finished,
-    failed or void) and ``entry_count``, in one query."""
-    done = Q(matches__status__in=Match.DONE)
+    failed or void) and ``entry_count``, in one query (a count per tournament each, not
+    a join of its matches with its entries)."""
+    matches = Match.objects.filter(tournament=OuterRef("pk"))
+    entries = Entry.objects.filter(tournament=OuterRef("pk"))
     return Tournament.objects.annotate(
-        games_total=Count("matches", distinct=True),
-        games_done=Count("matches", filter=done, distinct=True),
-        entry_count=Count("entries", distinct=True),
+        games_total=_count(matches),
+        games_done=_count(matches.filter(status__in=Match.DONE)),
+        entry_count=_count(entries),
     ).order_by("-id")
+
+
+def _count(rows: QuerySet[Any]) -> Coalesce:
+    """How many ``rows`` (a queryset filtered on an ``OuterRef``), as a subquery."""
+    counted = rows.order_by().values("tournament").annotate(n=Count("id")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def game_results(tournament: Tournament) -> list[GameResult]:
@@ -179,6 +190,36 @@ def strengths(tournament: Tournament, *, samples: int = 100) -> dict[int, Streng
     entries = list(tournament.entries.values_list("version_id", flat=True))
     table = strength_table(entries, game_results(tournament), samples=samples)
     return {row.entry: row for row in table}
+
+
+TABLE_SECONDS = 7 * 24 * 3600
+"""How long a standings table stays cached (a new result makes a new key: never stale)."""
+
+
+def standings_table(tournament: Tournament) -> list[tuple[Standing, Strength]]:
+    """:func:`standings` with each entry's :func:`strengths`, kept in the shared cache
+    under the tournament's finished games (their count and newest id: a result recorded
+    makes a new key, so what is read is never stale). Its receiver of ``match_done``
+    fills the new key once the result is committed (:func:`refresh_standings_table`),
+    so a spectator rarely pays for the bootstrap; before the first result (entries may
+    still change) it is computed each time, which costs nothing without games."""
+    finished = Match.objects.filter(tournament=tournament, status=Match.Status.FINISHED)
+    stamp = finished.aggregate(games=Count("id"), last=Max("id"))
+    key = f"tournament-table:{tournament.pk}:{stamp['games']}:{stamp['last']}"
+    found = cache.get(key) if stamp["games"] else None
+    if not isinstance(found, list):
+        fitted = strengths(tournament)
+        found = [(row, fitted[row.version_id]) for row in standings(tournament)]
+        if stamp["games"]:
+            cache.set(key, found, timeout=TABLE_SECONDS)
+    return found
+
+
+def refresh_standings_table(tournament_id: int) -> None:
+    """Compute and cache a tournament's :func:`standings_table` (after a result)."""
+    tournament = tournament_by_pk(tournament_id)
+    if tournament is not None:
+        standings_table(tournament)
 
 
 def head_to_head_table(tournament: Tournament) -> dict[tuple[int, int], HeadToHead]:

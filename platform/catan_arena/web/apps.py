@@ -5,3 +5,9 @@ class WebConfig(AppConfig):
     name = "catan_arena.web"
     label = "web"
     verbose_name = "site pages"
+
+    def ready(self) -> None:
+        from catan_arena.matches.signals import match_done
+        from catan_arena.web.receivers import warm_replay
+
+        match_done.connect(warm_replay, dispatch_uid="web")

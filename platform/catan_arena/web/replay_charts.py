@@ -17,6 +17,7 @@ from html import escape
 from typing import Any
 
 from catan_arena.web.board_svg import SEAT_COLOURS
+from engine.game import Game
 from engine.replay import Replay, iter_states
 from engine.state import GameState
 
@@ -53,8 +54,13 @@ def expected_production(state: GameState, seat: int) -> float:
     """Resources ``seat`` expects from the next roll: each hex's yield for it (1 per
     settlement, 2 per city) times the chance of its number; the robber's hex yields
     nothing (the bank's shortage rule is ignored: it is rare and not luck)."""
-    board = state.board
-    total = 0.0
+    return expected_productions(state)[seat]
+
+
+def expected_productions(state: GameState) -> list[float]:
+    """:func:`expected_production` of every seat, in one pass over the board."""
+    board, owner, kind = state.board, state.node_owner, state.node_kind
+    totals = [0.0] * state.n
     for number, hexes in enumerate(board.hexes_by_number):
         chance = CHANCE.get(number, 0.0) if number != 7 else 0.0
         if not chance:
@@ -63,14 +69,25 @@ def expected_production(state: GameState, seat: int) -> float:
             if h == state.robber:
                 continue
             for node in board.hex_nodes[h]:
-                if state.node_owner[node] == seat:
-                    total += chance * state.node_kind[node]
-    return total
+                if owner[node] >= 0:  # -1: nobody's
+                    totals[owner[node]] += chance * kind[node]
+    return totals
 
 
 def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
     """The series of ``replay``; ``view`` None: all-seeing points (hidden victory-point
     cards included), a seat: only that seat's hidden cards count."""
+    return chart_pass(replay, view)[0]
+
+
+def chart_pass(
+    replay: Replay, view: int | None = None, keep: int | None = None
+) -> tuple[ReplayCharts, Game, Game | None]:
+    """:func:`replay_charts` and, from the same pass over the replay, its final state
+    and (``keep``) a copy of the state after ``keep`` steps: what the viewer's page
+    draws, in one re-simulation instead of three."""
+    kept: Game | None = None
+    last: Game | None = None
     players = replay.config.players
     points: list[list[int]] = [[] for _ in range(players)]
     expected: list[list[float]] = [[] for _ in range(players)]
@@ -78,6 +95,9 @@ def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
     rolls: list[int] = []
     pending: tuple[list[float], list[int]] | None = None
     for k, game in iter_states(replay):
+        last = game
+        if k == keep:
+            kept = game.copy()
         state = game.state
         if pending is not None:  # the roll just applied: what it paid
             before_expected, before_hands = pending
@@ -93,10 +113,11 @@ def replay_charts(replay: Replay, view: int | None = None) -> ReplayCharts:
             points[seat].append(int(state.public_vp[seat] + hidden))
         if k < len(replay.steps) and replay.steps[k].action.kind == "roll_dice":
             pending = (
-                [expected_production(state, s) for s in range(players)],
+                expected_productions(state),
                 [sum(state.hands[s]) for s in range(players)],
             )
-    return ReplayCharts(len(replay.steps), points, rolls, expected, actual)
+    assert last is not None
+    return ReplayCharts(len(replay.steps), points, rolls, expected, actual), last, kept
 
 
 def _x(step: float, steps: int) -> float:

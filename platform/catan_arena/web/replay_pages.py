@@ -13,11 +13,12 @@ from django.urls import reverse
 from django.views.decorators.gzip import gzip_page
 
 from catan_arena.matches.models import Match
-from catan_arena.matches.selectors import watchable_replay
+from catan_arena.matches.selectors import finished_replay, watchable_replay
 from catan_arena.web import replay_charts, replay_view
 from catan_arena.web.replay_charts import one_decimal
 from catan_arena.web.replay_document import document
-from engine.replay import Replay, resimulate
+from engine.game import Game
+from engine.replay import Replay
 
 CACHED = 3600
 """Seconds a finished replay's charts and data stay cached (a replay never changes)."""
@@ -45,8 +46,9 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay viewer at ``?step=N`` (``&view=SEAT``: what that seat saw)."""
     found, game = _watchable(request, pk)
     seat = _seat(request, game)
-    shown = replay_view.frame(game, _int(request.GET.get("step"), 0), seat)
-    series = _charts(pk, game, seat)
+    step = max(0, min(_int(request.GET.get("step"), 0), len(game.steps)))
+    series, end, at = _summary(pk, game, seat, step)
+    shown = replay_view.frame(game, step, seat, game=at)
     luck = [
         {"name": p.name, "mark": p.mark, "got": got, "expected": one_decimal(expected)}
         for p, (got, expected) in zip(shown.players, series.totals(shown.step), strict=True)
@@ -62,29 +64,39 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "luck_chart": replay_charts.luck_svg(series, shown.step),
         "luck": luck,
         "data_url": data_url,
-        "ending": ending_of(pk, game),
+        "ending": end,
     }
     return render(request, "web/replay.html", context)
 
 
-def _charts(pk: int, game: Replay, view: int | None) -> replay_charts.ReplayCharts:
-    """The replay's chart series, kept in the cache (a finished replay never changes)."""
-    key = f"replay-charts:{pk}:{view}"
-    found = cache.get(key)
-    if not isinstance(found, replay_charts.ReplayCharts):
-        found = replay_charts.replay_charts(game, view)
-        cache.set(key, found, timeout=CACHED)
-    return found
+def _summary(
+    pk: int, game: Replay, view: int | None, step: int | None = None
+) -> tuple[replay_charts.ReplayCharts, replay_view.Ending | None, Game | None]:
+    """The replay's chart series and how it ended, kept in the cache (a finished replay
+    never changes); on a miss both come from one pass over the replay, which also keeps
+    the state after ``step`` (else None: the frame re-simulates up to it)."""
+    charts_key, ending_key = f"replay-charts:{pk}:{view}", f"replay-ending:{pk}"
+    cached = cache.get_many([charts_key, ending_key])
+    charts, end = cached.get(charts_key), cached.get(ending_key, False)
+    if isinstance(charts, replay_charts.ReplayCharts) and end is not False:
+        return charts, end if isinstance(end, replay_view.Ending) else None, None
+    charts, last, at = replay_charts.chart_pass(game, view, keep=step)
+    end = replay_view.ending(game, last, replay_view.seat_names(game))
+    cache.set_many({charts_key: charts, ending_key: end}, timeout=CACHED)
+    return charts, end, at
 
 
 def ending_of(pk: int, game: Replay) -> replay_view.Ending | None:
-    """How the game ended (shown at its last step), kept in the cache."""
-    key = f"replay-ending:{pk}"
-    found = cache.get(key, False)
-    if found is False:
-        found = replay_view.ending(game, resimulate(game), replay_view.seat_names(game))
-        cache.set(key, found, timeout=CACHED)
-    return found if isinstance(found, replay_view.Ending) else None
+    """How the game ended (shown at its last step), kept in the cache with its charts."""
+    return _summary(pk, game, None)[1]
+
+
+def warm(pk: int) -> None:
+    """Fill the cache of a match's replay page (its all-seeing charts and ending), once
+    its result is committed (:mod:`.receivers`), so its first spectators find it."""
+    data = finished_replay(pk)
+    if data is not None:
+        _summary(pk, Replay.from_dict(data), None)
 
 
 @gzip_page

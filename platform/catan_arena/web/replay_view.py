@@ -105,12 +105,19 @@ class Frame:
         return f"{DIE_FACES[a - 1]} {DIE_FACES[b - 1]} = {a + b}"
 
 
-def frame(replay: Replay, step: int, view: int | None = None, public: bool = False) -> Frame:
+def frame(
+    replay: Replay,
+    step: int,
+    view: int | None = None,
+    public: bool = False,
+    game: Game | None = None,
+) -> Frame:
     """The viewer at ``step`` (clamped into 0..steps), seen by all or by seat ``view``;
-    ``public``: only what every seat sees (a running match's live view)."""
+    ``public``: only what every seat sees (a running match's live view); ``game``: the
+    state after ``step`` steps if the caller has it (else re-simulated here)."""
     total = len(replay.steps)
     step = max(0, min(step, total))
-    game = state_at(replay, step)
+    game = state_at(replay, step) if game is None else game
     names = seat_names(replay)
     recent = [
         (k, describe(replay.steps[k - 1], names)) for k in range(step, max(0, step - RECENT), -1)

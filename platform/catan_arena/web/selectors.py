@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 
 from catan_arena.abtests.models import ABTest
 from catan_arena.abtests.selectors import describe as describe_ab_test
 from catan_arena.abtests.selectors import visible_ab_tests
 from catan_arena.accounts.models import User
 from catan_arena.ladder.selectors import ranked
-from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.models import Match, MatchSeat, Meeting, SeatTally
 from catan_arena.matches.selectors import with_seats
 from catan_arena.ratings.models import Rating
 from catan_arena.ratings.systems import is_provisional
@@ -63,31 +64,46 @@ def ladder_rows(sort: str = "elo", limit: int | None = None) -> list[LadderRow]:
 
 
 def _trends(version_ids: list[int], games: int = 10) -> dict[int, float]:
-    """Each version's Elo change over its last ``games`` rated games (one query)."""
+    """Each version's Elo change over its last ``games`` rated games (one query: only
+    those rows leave the database, numbered newest first per version)."""
     from catan_arena.ratings.models import RatingChange
 
-    changes: dict[int, list[float]] = {}
-    rows = RatingChange.objects.filter(version_id__in=version_ids).order_by("-match_id")
-    for version_id, before, after in rows.values_list("version_id", "elo_before", "elo_after"):
-        kept = changes.setdefault(version_id, [])
-        if len(kept) < games:
-            kept.append(after - before)
-    return {v: sum(c) for v, c in changes.items()}
+    newest = Window(RowNumber(), partition_by=F("version_id"), order_by=F("match_id").desc())
+    rows = (
+        RatingChange.objects.filter(version_id__in=version_ids)
+        .annotate(newest=newest)
+        .filter(newest__lte=games)
+        .values_list("version_id", "elo_before", "elo_after")
+    )
+    trends: dict[int, float] = {}
+    for version_id, before, after in rows:
+        trends[version_id] = trends.get(version_id, 0.0) + after - before
+    return trends
 
 
 def match_list() -> QuerySet[Match]:
     return with_seats().defer("seed", "attempt_log")
 
 
-def fixtures(tournament: Tournament, limit: int = 200) -> list[Match]:
-    """A tournament's matches, round by round."""
-    return list(match_list().filter(tournament=tournament).order_by("round", "id")[:limit])
+def match_rows() -> QuerySet[Match]:
+    """Matches as the lists show them (``web/_matches.html``: number, status, finish,
+    each seat's bot, place and points), only those columns, in two queries."""
+    seats = MatchSeat.objects.select_related("version__bot").only(
+        "match_id", "seat", "placing", "points", "version__bot_id", "version__bot__name"
+    )
+    rows = Match.objects.only("id", "status", "finished_at", "tournament_id", "round")
+    return rows.prefetch_related(Prefetch("seats", seats))
+
+
+def fixtures(tournament: Tournament) -> QuerySet[Match]:
+    """A tournament's matches, round by round (the page shows them a page at a time)."""
+    return match_rows().filter(tournament=tournament).order_by("round", "id")
 
 
 def live_and_recent(limit: int = 10) -> tuple[list[Match], list[Match]]:
-    live = list(match_list().filter(status=Match.Status.RUNNING).order_by("-id")[:limit])
+    live = list(match_rows().filter(status=Match.Status.RUNNING).order_by("-id")[:limit])
     recent = list(
-        match_list().filter(status=Match.Status.FINISHED).order_by("-finished_at")[:limit]
+        match_rows().filter(status=Match.Status.FINISHED).order_by("-finished_at")[:limit]
     )
     return live, recent
 
@@ -108,14 +124,19 @@ def bot_page(name: str) -> Bot | None:
 
 
 def seat_statistics(bot: Bot) -> list[dict[str, float]]:
-    """Per seat: games, wins and mean points of the bot's finished games."""
-    rows = (
-        MatchSeat.objects.filter(version__bot=bot, match__status=Match.Status.FINISHED)
-        .values("seat")
-        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))
-        .order_by("seat")
-    )
-    return [dict(row) for row in rows]
+    """Per seat: games, wins and mean place of the bot's finished games, every version
+    (one query over the tallies counted as results were recorded)."""
+    sums = {f: Sum(f) for f in ("games", "wins", "placed", "placings")}
+    rows = SeatTally.objects.filter(version__bot=bot).values("seat").annotate(**sums)
+    return [
+        {
+            "seat": row["seat"],
+            "games": row["games"],
+            "wins": row["wins"],
+            "mean_place": row["placings"] / row["placed"] if row["placed"] else 0.0,
+        }
+        for row in rows.order_by("seat")
+    ]
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -135,29 +156,21 @@ class HeadToHead:
         return self.ahead / self.games if self.games else 0.0
 
 
-def head_to_head(bot: Bot, last: int = 1000) -> list[HeadToHead]:
-    """Against each bot it met in its last ``last`` finished matches: games together, and
-    how often it placed ahead or behind (two queries), most games first."""
-    mine = dict(
-        MatchSeat.objects.filter(version__bot=bot, match__status=Match.Status.FINISHED)
-        .order_by("-match_id")
-        .values_list("match_id", "placing")[:last]
+def head_to_head(bot: Bot) -> list[HeadToHead]:
+    """Against each other bot it met in its finished games (every version of either):
+    games together, and how often it placed ahead or behind, most games first (one
+    query over the meetings counted as results were recorded)."""
+    rows = (
+        Meeting.objects.filter(version__bot=bot)
+        .exclude(opponent__bot=bot)
+        .values("opponent__bot__name")
+        .annotate(together=Sum("games"), won=Sum("ahead"), lost=Sum("behind"))
+        .values_list("opponent__bot__name", "together", "won", "lost")
     )
-    others = (
-        MatchSeat.objects.filter(match_id__in=list(mine))
-        .exclude(version__bot=bot)
-        .values_list("match_id", "version__bot__name", "placing")
+    return sorted(
+        (HeadToHead(name, games, ahead, behind) for name, games, ahead, behind in rows),
+        key=lambda r: (-r.games, r.opponent),
     )
-    tally: dict[str, list[int]] = {}
-    for match_id, name, placing in others:
-        row = tally.setdefault(name, [0, 0, 0])
-        row[0] += 1
-        own = mine[match_id]
-        if own is not None and placing is not None:
-            row[1] += own < placing
-            row[2] += own > placing
-    rows = [HeadToHead(name, *counts) for name, counts in tally.items()]
-    return sorted(rows, key=lambda r: (-r.games, r.opponent))
 
 
 def ab_tests_of(

@@ -16,15 +16,14 @@ from django.views.decorators.gzip import gzip_page
 from catan_arena.accounts.roles import may_organize
 from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import recent_matches_of, watchable_replay
-from catan_arena.ratings.selectors import history
+from catan_arena.ratings.selectors import elo_history
 from catan_arena.submissions.selectors import is_author
 from catan_arena.submissions.services import upload_limits
 from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import (
     entries_of,
     progress,
-    standings,
-    strengths,
+    standings_table,
     table_sizes,
     tournament_by_pk,
 )
@@ -37,6 +36,8 @@ from engine.replay import Replay
 
 HOME_LIST = 10
 """How many running and how many finished matches the home page lists."""
+PAGE = 25
+"""Matches a list shows at a time (the match list, a tournament's fixtures)."""
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -65,15 +66,15 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
         raise Http404("no such bot")
     versions = list(found.versions.all())
     playing = next((v for v in versions if v.pk == getattr(found, "playing_version", None)), None)
-    changes = list(history(playing.pk)) if playing else []
-    recent = recent_matches_of(found.pk, selectors.match_list())
+    elo = elo_history(playing.pk) if playing else []
+    recent = recent_matches_of(found.pk, selectors.match_rows())
     is_owner = is_author(request.user, found.owner_id)
     context = {
         "bot": found,
         "version_rows": version_rows(versions, request.user),
         "validating": validating(versions),
         "playing": playing,
-        "chart": charts.rating_line([c.elo_after for c in changes]),
+        "chart": charts.rating_line(elo),
         "recent": recent,
         "seats": selectors.seat_statistics(found),
         "head_to_head": selectors.head_to_head(found),
@@ -101,7 +102,7 @@ def guide(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def matches(request: HttpRequest) -> HttpResponse:
-    page = Paginator(selectors.match_list().order_by("-id"), 25).get_page(request.GET.get("page"))
+    page = Paginator(selectors.match_rows().order_by("-id"), PAGE).get_page(request.GET.get("page"))
     return render(request, "web/matches.html", {"page": page})
 
 
@@ -205,9 +206,8 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     found = tournament_by_pk(pk)
     if found is None:
         raise Http404("no such tournament")
-    fitted = strengths(found)
-    table = [(row, fitted[row.version_id]) for row in standings(found)]
-    fixtures = selectors.fixtures(found)
+    table = standings_table(found)
+    fixtures = Paginator(selectors.fixtures(found), PAGE).get_page(request.GET.get("fixtures"))
     entries = list(entries_of(found.pk))
     context = {
         "tournament": found,
