@@ -11,7 +11,7 @@ import redis
 
 from catan_arena.accounts.models import User
 from catan_arena.celery import app
-from catan_arena.core.queues import PLAY_TASK, VALIDATE_TASK
+from catan_arena.core.queues import FILL_LADDER_TASK, PLAY_TASK, VALIDATE_TASK, WARM_PAGES_TASK
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.matches.tasks import play_match_task
@@ -125,4 +125,4 @@ def test_the_names_sent_are_the_registered_tasks() -> None:
     """dispatch sends tasks by name: the names must be the workers' tasks."""
     assert play_match_task.name == PLAY_TASK and validate_version_task.name == VALIDATE_TASK
     app.loader.import_default_modules()
-    assert {PLAY_TASK, VALIDATE_TASK} <= set(app.tasks)
+    assert {PLAY_TASK, VALIDATE_TASK, FILL_LADDER_TASK, WARM_PAGES_TASK} <= set(app.tasks)

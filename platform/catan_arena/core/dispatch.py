@@ -44,16 +44,21 @@ def task_limits(budget: float) -> tuple[int, int]:
     return soft, soft + HARD_AFTER_SOFT
 
 
-def on_commit_fill_ladder() -> bool:
-    """Server mode: top the ladder up on the quick queue once this transaction commits,
-    so the worker that recorded a match goes straight to its next one. False on the
-    embedded default (the caller tops up itself)."""
+def on_commit_quick(task: str, *args: Any) -> bool:
+    """Server mode: send ``task`` to the quick queue once this transaction commits, so
+    the worker that recorded a match goes straight to its next one. False on the
+    embedded default (the caller does the work itself)."""
     if settings.EMBEDDED:
         return False
     from catan_arena.celery import app
 
-    transaction.on_commit(lambda: app.send_task(FILL_LADDER_TASK, queue=VALIDATION_QUEUE))
+    transaction.on_commit(lambda: app.send_task(task, args, queue=VALIDATION_QUEUE))
     return True
+
+
+def on_commit_fill_ladder() -> bool:
+    """Top the ladder up on the quick queue after this transaction (server mode)."""
+    return on_commit_quick(FILL_LADDER_TASK)
 
 
 def on_commit_play(match_id: int, budget: float) -> None:

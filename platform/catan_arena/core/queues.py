@@ -15,5 +15,6 @@ ALL_QUEUES = f"{MATCH_QUEUE},{VALIDATION_QUEUE}"
 VALIDATE_TASK = "catan_arena.submissions.tasks.validate_version_task"
 PLAY_TASK = "catan_arena.matches.tasks.play_match_task"
 FILL_LADDER_TASK = "catan_arena.ladder.tasks.fill_ladder_task"
+WARM_PAGES_TASK = "catan_arena.web.tasks.warm_pages_task"
 """Sent by name through the project's own Celery app: the sending process (web, beat,
 a test) needs neither the task modules imported nor to be Celery's "current" app."""

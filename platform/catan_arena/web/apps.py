@@ -8,6 +8,6 @@ class WebConfig(AppConfig):
 
     def ready(self) -> None:
         from catan_arena.matches.signals import match_done
-        from catan_arena.web.receivers import warm_replay
+        from catan_arena.web.receivers import warm_after_result
 
-        match_done.connect(warm_replay, dispatch_uid="web")
+        match_done.connect(warm_after_result, dispatch_uid="web")
