@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from catan_arena.accounts.models import User
-from catan_arena.matches.services import run_match
+from catan_arena.matches.models import Match
+from catan_arena.matches.services import MatchLimits, run_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.services import create_round_robin
@@ -92,6 +93,17 @@ def three_authors_bots(author: User, other_author: User) -> list[BotVersion]:
     """One active bot each of three authors (a table needs different authors)."""
     third = User.objects.create_user("hedy", password="not-used-here-4521")
     return [*active_bots(author, 1), *active_bots(other_author, 1), *active_bots(third, 1)]
+
+
+@pytest.fixture
+def played(three_authors_bots: list[BotVersion]) -> Match:
+    """A finished game of a tournament that also moves the ladder."""
+    fast = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
+    tournament = create_round_robin("autumn cup", three_authors_bots, limits=fast, ladder=True)
+    match = tournament.matches.order_by("id").first()
+    assert match is not None and run_match(match.pk) == "finished"
+    match.refresh_from_db()
+    return match
 
 
 @pytest.fixture

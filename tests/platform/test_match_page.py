@@ -13,7 +13,7 @@ from django.test import Client
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.services import MatchLimits, create_match, run_match
+from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
 from catan_arena.tournaments.services import create_round_robin
@@ -40,16 +40,6 @@ def kind_line(html: str) -> str:
 
 def labels_in(text: str) -> list[str]:
     return [label for label in KIND_LABELS.values() if label in text]
-
-
-@pytest.fixture
-def played(three_authors_bots: list[BotVersion]) -> Match:
-    """A finished game of a tournament that also moves the ladder."""
-    tournament = create_round_robin("autumn cup", three_authors_bots, limits=FAST, ladder=True)
-    match = tournament.matches.order_by("id").first()
-    assert match is not None and run_match(match.pk) == "finished"
-    match.refresh_from_db()
-    return match
 
 
 def test_each_kind_of_match_has_one_label(

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match, run_match
+from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.services import create_round_robin
@@ -20,15 +20,6 @@ from tests.support.records import active_bots
 
 pytestmark = pytest.mark.django_db
 FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
-
-
-@pytest.fixture
-def played(three_authors_bots: list[BotVersion]) -> Match:
-    tournament = create_round_robin("autumn cup", three_authors_bots, limits=FAST, ladder=True)
-    match = tournament.matches.order_by("id").first()
-    assert match is not None and run_match(match.pk) == "finished"
-    match.refresh_from_db()
-    return match
 
 
 def page(client: Client, url: str, status: int = 200) -> str:
