@@ -38,7 +38,7 @@ def test_the_main_job_runs_a_round_robin_of_the_builtins(tmp_path: Path) -> None
     assert "standings (finished)" in out
     standings = out[out.index("standings (finished)") : out.index("Head to head")]
     for bot in ("search v1", "heuristic v1", "random v1"):  # whole, on a row with its figures
-        assert re.search(rf"^ *\d+ {bot} +\d+ +\d+ +\d+ +\d+ +\d\.\d\d ", standings, re.M), bot
+        assert re.search(rf"^ *\d+ {bot} +\d+ +\d+ +\d+ +\d+ +\d+\.\d\d ", standings, re.M), bot
     assert "…" not in out and max(map(len, out.splitlines())) <= 80
     assert "3 games finished, 0 failed" in out
     assert "Next: make serve" in out and "http://127.0.0.1:8000/tournaments/" in out
