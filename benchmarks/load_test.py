@@ -171,6 +171,15 @@ def _finished_matches(
     return made
 
 
+def pause_matchmaker() -> None:
+    """The load test queues its own ladder matches: the matchmaker's top-ups (after each
+    recorded ladder match, after each version made active) would add matches of their
+    own, still playing while the ratings are compared with the recompute."""
+    from catan_arena.ladder.models import LadderSettings
+
+    LadderSettings.objects.filter(pk=LadderSettings.current().pk).update(paused=True)
+
+
 def queue_ladder_matches(versions: list[Any], count: int) -> list[int]:
     """``count`` ladder matches of four different authors' bots, queued to Celery."""
     import random
@@ -300,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     workers = [CeleryWorker(env, concurrency=1) for _ in range(args.workers)]
     web = spectators = None
     try:
+        pause_matchmaker()
         print(f"validating {AUTHORS} authors' bots on {args.workers} workers…")
         versions = authors_bots(workers[0].output)
         print(f"adding {args.history:,} finished matches of history…")
