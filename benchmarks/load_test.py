@@ -17,7 +17,6 @@ equal ``recompute_ratings``'s; no page answered 5xx.
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import itertools
 import json
@@ -133,8 +132,10 @@ def _one_replay() -> tuple[bytes, str, Any]:
     player = load_player_class("random")
     drivers = [InProcessDriver(player, name=f"random{i}") for i in range(4)]
     result = play_match(RulesConfig(), "history", drivers, one_cpu=False)
-    payload = json.dumps(result.replay.to_dict()).encode()
-    return gzip.compress(payload, mtime=0), hashlib.sha256(payload).hexdigest(), result
+    from catan_arena.matches import replay_blob
+
+    blob, sha = replay_blob.pack(result.replay.to_dict())
+    return blob, sha, result
 
 
 def _finished_matches(
@@ -220,6 +221,7 @@ def check_nothing_lost(ids: list[int]) -> dict[str, Any]:
     ratings equal the recompute. Returns the figures; ``failures`` lists what did not."""
     from django.core.management import call_command
 
+    from catan_arena.matches import replay_blob
     from catan_arena.matches.models import Match
     from catan_arena.ratings.models import Rating, RatingChange
 
@@ -234,7 +236,7 @@ def check_nothing_lost(ids: list[int]) -> dict[str, Any]:
         if match.status != "finished" or len(finished) != 1:
             failures.append(f"match {match.pk}: {match.status}, {len(finished)} finished attempts")
             continue
-        payload = gzip.decompress(bytes(match.replay))
+        payload = replay_blob.json_bytes(bytes(match.replay))
         if hashlib.sha256(payload).hexdigest() != match.replay_sha256:
             failures.append(f"match {match.pk}: replay does not match its sha256")
         seats = list(match.seats.all())

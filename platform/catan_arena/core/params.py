@@ -27,6 +27,14 @@ def object_id(raw: object) -> int | None:
     return int(value) if value is not None else None
 
 
+def int_param(raw: str | None, default: int) -> int:
+    """A query parameter as an integer, ``default`` when it is missing or not one."""
+    try:
+        return int(raw) if raw is not None else default
+    except ValueError:
+        return default
+
+
 class IdFilterField(forms.IntegerField):
     """An API filter's id (a ``django_filters.NumberFilter``'s field would be a
     DecimalField): a whole number from 1 to :data:`MAX_ID`, else the filter's 400."""

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.gzip import gzip_page
 
+from catan_arena.core.params import int_param
 from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import finished_replay, watchable_replay
 from catan_arena.web import replay_charts, replay_view
@@ -30,15 +31,8 @@ def _watchable(request: HttpRequest, pk: int) -> tuple[Match, Replay]:
     return watched.match, Replay.from_dict(watched.data)
 
 
-def _int(raw: str | None, default: int) -> int:
-    try:
-        return int(raw) if raw is not None else default
-    except ValueError:
-        return default
-
-
 def _seat(request: HttpRequest, game: Replay) -> int | None:
-    view = _int(request.GET.get("view"), -1)
+    view = int_param(request.GET.get("view"), -1)
     return view if 0 <= view < game.config.players else None
 
 
@@ -46,7 +40,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay viewer at ``?step=N`` (``&view=SEAT``: what that seat saw)."""
     found, game = _watchable(request, pk)
     seat = _seat(request, game)
-    step = max(0, min(_int(request.GET.get("step"), 0), len(game.steps)))
+    step = max(0, min(int_param(request.GET.get("step"), 0), len(game.steps)))
     series, end, at = _summary(pk, game, seat, step)
     shown = replay_view.frame(game, step, seat, game=at)
     luck = [

@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 
 from catan_arena.accounts.roles import may_organize
+from catan_arena.core.params import int_param
 from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import recent_matches_of, watchable_replay
 from catan_arena.ratings.selectors import elo_history
@@ -124,9 +125,9 @@ def match_live_data(request: HttpRequest, pk: int) -> HttpResponse:
     at the newest step (a page opened before the first step). Once the match is over:
     the page's new head, and where its replay and winner banner are (if watchable)."""
     user = request.user
-    since = _int(request.GET.get("since"), 0)
+    since = int_param(request.GET.get("since"), 0)
     attempt = request.GET.get("attempt")
-    update = live.live_update(pk, user, since, _int(attempt, -1) if attempt else None)
+    update = live.live_update(pk, user, since, int_param(attempt, -1) if attempt else None)
     if update is None:
         raise Http404("no such match")
     if update.get("done"):
@@ -165,7 +166,7 @@ def position(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Continue from here": the replay cut after ``?step=N`` as a file that
     ``catan-arena play --from FILE`` plays on from (docs/replay-format.md)."""
     data = watchable_replay(pk, request.user).public()
-    step = max(0, min(_int(request.GET.get("step"), 0), len(data["steps"])))
+    step = max(0, min(int_param(request.GET.get("step"), 0), len(data["steps"])))
     cut = cut_at(data, step, match_id=pk)
     response = HttpResponse(orjson.dumps(cut), content_type="application/json")
     name = f"match-{pk}-step-{step}.json"
@@ -185,13 +186,6 @@ def cut_at(replay: dict[str, Any], step: int, *, match_id: int) -> dict[str, Any
         "result": None,
         "meta": meta,
     }
-
-
-def _int(raw: str | None, default: int) -> int:
-    try:
-        return int(raw) if raw is not None else default
-    except ValueError:
-        return default
 
 
 def tournaments(request: HttpRequest) -> HttpResponse:
