@@ -196,6 +196,9 @@ def test_the_replay_viewer_steps_and_keeps_the_step_in_the_url(
     page.wait_for_url("**/replay/?step=2")
     assert board.inner_html() != empty  # a settlement appeared
     assert page.locator("svg.board .settlement").count() >= 1
+    # The keys are the viewer's script: pressed only once it holds the game's data (the
+    # clicks above may have been plain links that loaded a new page before it did).
+    page.wait_for_selector("#replay[data-ready]")
     page.keyboard.press("ArrowLeft")
     page.wait_for_url("**/replay/?step=1")
     page.goto(f"{site['url']}/matches/{site['match']}/replay/?step=40&view=0")
