@@ -171,16 +171,17 @@ def _overlap(a: datetime | None, b: datetime | None, start: datetime, end: datet
     return max(0.0, (b - max(a, start)).total_seconds())
 
 
-def _bare_process(tables: Any, ready: Any, go: Any, stop: Any, done: Any) -> None:
-    """One bare-runner process: its runner (blank sandboxes started ahead, as a worker's),
-    then the next table from the shared queue until none is left or ``stop`` is set,
-    each finish time sent to ``done``; every seat's bot file in a fresh sandboxed
-    process."""
+def _bare_process(tables: Any, ready: Any, go: Any, stop: Any, done: Any, niceness: int) -> None:
+    """One bare-runner process at the workers' ``niceness``: its runner (blank sandboxes
+    started ahead, as a worker's), then the next table from the shared queue until none
+    is left or ``stop`` is set, each finish time sent to ``done``; every seat's bot file
+    in a fresh sandboxed process."""
     import queue
 
     from arena_runner import BotRunner, play_match, resolve_policy
     from engine import RulesConfig
 
+    os.setpriority(os.PRIO_PROCESS, 0, max(niceness, os.getpriority(os.PRIO_PROCESS, 0)))
     runner = BotRunner(resolve_policy(), warm=4)
     try:
         ready.put(1)
@@ -213,13 +214,18 @@ def run_bare(tables: list[Table], processes: int) -> float:
     games, each taking the next table when it is free (as the workers do). The ladder
     is timed to its n-th finished game while its workers are still busy, so the bare
     runner is too: the other processes play the first tables again meanwhile."""
+    from django.conf import settings
+
     context = multiprocessing.get_context("spawn")
     work, ready, done = context.Queue(), context.Queue(), context.Queue()
     for table in [*tables, *tables[:processes]]:
         work.put(table)
     go, stop = context.Event(), context.Event()
     children = [
-        context.Process(target=_bare_process, args=(work, ready, go, stop, done))
+        context.Process(
+            target=_bare_process,
+            args=(work, ready, go, stop, done, settings.WORKER_NICENESS),
+        )
         for _ in range(processes)
     ]
     for child in children:

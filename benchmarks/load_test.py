@@ -226,6 +226,10 @@ def check_nothing_lost(ids: list[int]) -> dict[str, Any]:
     from catan_arena.ratings.models import Rating, RatingChange
 
     failures: list[str] = []
+    deadline = time.monotonic() + 60  # ratings are applied on the quick queue after commit
+    waiting = Match.objects.filter(ladder=True, rating_done=False, status=Match.Status.FINISHED)
+    while waiting.exists() and time.monotonic() < deadline:
+        time.sleep(0.5)
     matches = Match.objects.filter(pk__in=ids).prefetch_related("seats")
     statuses = Counter(m.status for m in matches)
     changes = Counter(

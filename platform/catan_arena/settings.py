@@ -27,7 +27,7 @@ from arena_runner.clock_limits import (
 from arena_runner.env import env_bool, env_choice, env_float, env_int, env_path, env_str
 from arena_runner.policy import check_environment
 from arena_runner.validation_policy import UPLOAD_CAPS
-from catan_arena.core.queues import MATCH_QUEUE
+from catan_arena.core.queues import MATCH_QUEUE, RATE_TASK, VALIDATION_QUEUE
 from catan_arena.core.rates import parse_rate
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -286,6 +286,10 @@ if MATCH_HEARTBEAT_TIMEOUT <= 2 * MATCH_HEARTBEAT_SECONDS:
         "CATAN_ARENA_HEARTBEAT_TIMEOUT must exceed twice CATAN_ARENA_HEARTBEAT_SECONDS"
     )
 WARM_SANDBOXES = env_int("CATAN_ARENA_WARM_SANDBOXES", 4, at_least=0)
+WORKER_NICENESS = env_int("CATAN_ARENA_WORKER_NICENESS", 10, at_least=0, at_most=19)
+"""The niceness of the processes that play and validate (Celery's pool processes, the
+embedded default's local workers) and of the bots they start: on a host shared with the
+site, the pages are served first. 0: the web's own priority."""
 
 # Fair use of the workers, per author (catan_arena.abtests.fair_use; uploads: the "upload"
 # rate below, both doors, rejected attempts included).
@@ -338,6 +342,12 @@ CELERY_BEAT_SCHEDULE = {
     "resume-ab-tests": {
         "task": "catan_arena.abtests.tasks.resume_waiting_ab_tests_task",
         "schedule": REAPER_SECONDS,
+    },
+    "rate-ready-matches": {  # catch-up: a rating task lost with the broker's data
+        "task": RATE_TASK,
+        "schedule": REAPER_SECONDS,
+        # quick work; and the reaper reads the match queue's length as matches waiting
+        "options": {"queue": VALIDATION_QUEUE},
     },
     "fill-ladder": {
         "task": "catan_arena.ladder.tasks.fill_ladder_task",

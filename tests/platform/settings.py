@@ -25,6 +25,11 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-secret")
 # (``settings.HOUSE_BOTS_ON_LADDER = True``; for a worker, the variable set to true).
 os.environ.setdefault("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", "false")
 
+# The suite's parallel tests share the cores at niceness 0: a worker (and its bots) below
+# them would be starved into time-outs. The priority is tested where it is asked
+# (tests/platform/test_worker_priority.py); the load test keeps the production default.
+os.environ.setdefault("CATAN_ARENA_WORKER_NICENESS", "0")
+
 # Sign-up tests expect plain accounts: the first-account rule is tested where it is asked.
 os.environ.setdefault("CATAN_ARENA_FIRST_ACCOUNT_ORGANIZES", "false")
 

@@ -8,10 +8,17 @@ from typing import Any
 
 import pytest
 import redis
+from django.conf import settings
 
 from catan_arena.accounts.models import User
 from catan_arena.celery import app
-from catan_arena.core.queues import FILL_LADDER_TASK, PLAY_TASK, VALIDATE_TASK, WARM_PAGES_TASK
+from catan_arena.core.queues import (
+    FILL_LADDER_TASK,
+    PLAY_TASK,
+    RATE_TASK,
+    VALIDATE_TASK,
+    WARM_PAGES_TASK,
+)
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.matches.tasks import play_match_task
@@ -22,7 +29,7 @@ from catan_arena.submissions.tasks import validate_version_task
 from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import create_round_robin
 from tests.support.bots import VALID_BOT
-from tests.support.celery_worker import CeleryWorker, wait_for
+from tests.support.celery_worker import CeleryWorker, ratings_caught_up, wait_for
 from tests.support.records import active_bots
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -89,6 +96,7 @@ def test_a_match_delivered_three_times_counts_once(
     wait_for(lambda: status_of(match) == "finished", 120, "the match", workers[0])
     wait_for(lambda: broker.llen("celery") == 0, 60, "the queue drained", workers[0])
     wait_for(lambda: not broker.hlen("unacked"), 60, "every delivery acked", workers[0])
+    wait_for(ratings_caught_up, 60, "the match rated", workers[0])
     match.refresh_from_db()
     assert match.attempts == 1
     assert RatingChange.objects.filter(match=match).count() == 3
@@ -114,6 +122,7 @@ def test_a_worker_killed_mid_match_then_the_match_finishes_once(
     second = CeleryWorker(env, concurrency=1, beat=True)
     workers.append(second)
     wait_for(lambda: status_of(match) == "finished", 180, "the match to finish", second)
+    wait_for(ratings_caught_up, 60, "the match rated", second)
     match.refresh_from_db()
     assert match.attempts == 2
     assert "lost" in match.attempt_log[0]["outcome"]
@@ -125,4 +134,6 @@ def test_the_names_sent_are_the_registered_tasks() -> None:
     """dispatch sends tasks by name: the names must be the workers' tasks."""
     assert play_match_task.name == PLAY_TASK and validate_version_task.name == VALIDATE_TASK
     app.loader.import_default_modules()
-    assert {PLAY_TASK, VALIDATE_TASK, FILL_LADDER_TASK, WARM_PAGES_TASK} <= set(app.tasks)
+    sent = {PLAY_TASK, VALIDATE_TASK, FILL_LADDER_TASK, WARM_PAGES_TASK, RATE_TASK}
+    assert sent <= set(app.tasks)
+    assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= set(app.tasks)

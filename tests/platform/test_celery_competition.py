@@ -31,7 +31,7 @@ from catan_arena.tournaments.services import (
     enter_tournament,
 )
 from tests.support.bots import VALID_BOT
-from tests.support.celery_worker import CeleryWorker, wait_for
+from tests.support.celery_worker import CeleryWorker, ratings_caught_up, wait_for
 from tests.support.records import active_bots, assert_one_board_and_dice
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
@@ -125,6 +125,7 @@ def test_the_ladder_fills_its_tables_by_itself(
     for match in ladder_games.filter(status="finished"):
         owners = [s.version.bot.owner_id for s in match.seats.select_related("version__bot")]
         assert len(owners) == len(set(owners)) == 4
+    wait_for(ratings_caught_up, 60, "the games rated", workers[0])
     assert Rating.objects.filter(games__gt=0).count() >= 6
 
     def settled() -> bool:

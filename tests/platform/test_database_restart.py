@@ -17,7 +17,7 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.services import MatchLimits, create_match
 from catan_arena.ratings.models import Rating, RatingChange
 from catan_arena.submissions.models import BotVersion
-from tests.support.celery_worker import CeleryWorker
+from tests.support.celery_worker import CeleryWorker, ratings_caught_up, wait_for
 from tests.support.services import suite_services
 
 pytestmark = [pytest.mark.serial, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -54,6 +54,7 @@ def test_a_postgres_restart_loses_and_doubles_nothing(
     while when_reachable(lambda: mine.exclude(status="finished").count()):
         assert time.monotonic() < deadline, workers[0].output()[-6000:]
         time.sleep(0.5)
+    wait_for(ratings_caught_up, 60, "the matches rated", workers[0])
     for match in mine:
         outcomes = [a["outcome"] for a in match.attempt_log]
         assert outcomes.count("finished") == 1, outcomes

@@ -44,6 +44,7 @@ from catan_arena.tournaments.models import Tournament
 from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import TournamentSpec, create_tournament, enter_tournament
 from tests.support import netns
+from tests.support.celery_worker import ratings_caught_up
 from tests.support.records import active_bots
 from tests.support.services import pg_bin, suite_services
 
@@ -273,6 +274,7 @@ def run_scenario(cluster: Cluster, *, reaper: bool) -> dict[str, Any]:
     LadderSettings.objects.filter(pk=1).update(paused=True)
     in_flight = Match.objects.filter(status__in=("queued", "running"))
     cluster.wait(lambda: not in_flight.exists(), 90, "the ladder's matches in flight")
+    cluster.wait(ratings_caught_up, 60, "the ladder's matches rated (on the quick queue)")
     report["seconds_total"] = round(time.monotonic() - began, 1)
     for name, machine in cluster.network.machines.items():  # each used its own folders
         cache = Path(machine.folders["CATAN_ARENA_DATA"], "bot-cache")

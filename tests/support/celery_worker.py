@@ -106,3 +106,13 @@ def wait_for(condition: object, seconds: float, what: str, worker: HasOutput) ->
             return
         time.sleep(0.2)
     raise AssertionError(f"timed out waiting for {what}; worker log:\n{worker.output()[-6000:]}")
+
+
+def ratings_caught_up() -> bool:
+    """No finished ladder match waits for its rating: in server mode ratings are applied
+    on the quick queue once a result is committed, so a test that saw a match finish
+    waits for this before it reads ratings."""
+    from catan_arena.matches.models import Match
+
+    waiting = Match.objects.filter(ladder=True, rating_done=False, status=Match.Status.FINISHED)
+    return not waiting.exists()

@@ -7,8 +7,9 @@ from __future__ import annotations
 MATCH_QUEUE = "celery"
 """Matches (Celery's default queue name: a plain ``celery worker`` consumes it)."""
 VALIDATION_QUEUE = "validation"
-"""The quick work that must not wait behind matches: uploads' validations and the
-ladder's top-ups; ``celery -A catan_arena worker -Q validation`` reserves a worker."""
+"""The quick work that must not wait behind matches: uploads' validations, the ladder's
+ratings and top-ups, the pages' caches; ``celery -A catan_arena worker -Q validation``
+reserves a worker."""
 ALL_QUEUES = f"{MATCH_QUEUE},{VALIDATION_QUEUE}"
 """What an ordinary worker consumes (``-Q``): matches, and validations when it is free."""
 
@@ -16,5 +17,6 @@ VALIDATE_TASK = "catan_arena.submissions.tasks.validate_version_task"
 PLAY_TASK = "catan_arena.matches.tasks.play_match_task"
 FILL_LADDER_TASK = "catan_arena.ladder.tasks.fill_ladder_task"
 WARM_PAGES_TASK = "catan_arena.web.tasks.warm_pages_task"
+RATE_TASK = "catan_arena.ratings.tasks.apply_ready_ratings_task"
 """Sent by name through the project's own Celery app: the sending process (web, beat,
 a test) needs neither the task modules imported nor to be Celery's "current" app."""

@@ -14,7 +14,9 @@ def setup() -> None:
     from multiprocessing import util
 
     from catan_arena.matches.play import close_worker_runner
+    from catan_arena.matches.priority import lower_worker_priority
 
+    lower_worker_priority()  # below the site's (make serve runs both on one host)
     # A pool process leaves through os._exit (no atexit): a finaliser kills its blanks.
     util.Finalize(None, close_worker_runner, exitpriority=10)
 

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from catan_arena.matches.play import close_worker_runner, worker_runner
+from catan_arena.matches.priority import lower_worker_priority
 from catan_arena.matches.services import redispatch_lost_matches, requeue_stuck_matches, run_match
 from catan_arena.submissions.services import (
     redispatch_lost_validations,
@@ -58,8 +59,9 @@ def requeue_stuck_matches_task() -> int:
 
 @worker_process_init.connect
 def _start_runner(**_: Any) -> None:
-    """A new pool process starts its blank sandboxes (and cleans up after dead runners)
-    now, not during its first match."""
+    """A new pool process lowers its priority below the site's, then starts its blank
+    sandboxes (and cleans up after dead runners) now, not during its first match."""
+    lower_worker_priority()
     try:
         worker_runner()
     except Exception:  # the first match reports it as a platform fault

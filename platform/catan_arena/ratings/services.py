@@ -36,7 +36,8 @@ def _lock_ladder() -> None:
 
 def apply_ready_ratings() -> int:
     """Apply every ladder match that is ready, in creation order; returns how many
-    were rated. Call inside the transaction that finished a match."""
+    were rated. Inside the transaction that finished a match (embedded default) or in
+    one of its own (server mode: :mod:`.tasks` after the result's commit)."""
     rated, done = 0, []
     with transaction.atomic(savepoint=False):
         _lock_ladder()
