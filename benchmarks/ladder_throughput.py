@@ -46,6 +46,8 @@ def _environment(broker: str) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "catan_arena.settings",
         "CATAN_ARENA_WARM_SANDBOXES": "4",
         "CATAN_ARENA_HOUSE_BOTS_ON_LADDER": "true",
+        # both sides at the workers' niceness: the setting's default unless the shell sets it
+        **{k: v for k, v in os.environ.items() if k == "CATAN_ARENA_WORKER_NICENESS"},
     }
 
 

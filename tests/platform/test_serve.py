@@ -5,6 +5,7 @@ already served or a port in use."""
 
 from __future__ import annotations
 
+import os
 import socket
 import sqlite3
 import time
@@ -15,7 +16,7 @@ import pytest
 
 from catan_arena.embedded.guards import DataFolderLock, ServeRefused, check_port_free
 from catan_arena.embedded.schedule import Periodic, beat_schedule, run_due
-from tests.support.serve_tree import ServeTree, manage, still_alive, wait_for
+from tests.support.serve_tree import ServeTree, manage, niceness, still_alive, wait_for
 
 pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
 
@@ -64,15 +65,20 @@ def match_row(data: Path) -> tuple[str, int, str]:
     return str(status), int(attempts), str(log)
 
 
-def bots_running(serve: ServeTree) -> bool:
-    """A sandboxed bot (bubblewrap) is among the tree's processes."""
+def bot_processes(serve: ServeTree) -> list[int]:
+    """The sandboxed bots (bubblewrap) among the tree's processes."""
+    found = []
     for pid in serve.tree():
         try:
             if Path(f"/proc/{pid}/comm").read_text().strip() == "bwrap":
-                return True
+                found.append(pid)
         except OSError:
             continue
-    return False
+    return found
+
+
+def bots_running(serve: ServeTree) -> bool:
+    return bool(bot_processes(serve))
 
 
 @pytest.fixture
@@ -85,12 +91,16 @@ def trees() -> Any:
 
 def test_ctrl_c_stops_every_child_and_puts_the_match_back(tmp_path: Path, trees: Any) -> None:
     data = prepared(tmp_path / "data")
-    serve = ServeTree(data, None, "--workers", "1", **QUIET).wait_ready()
+    nice = {"CATAN_ARENA_WORKER_NICENESS": "5"}
+    serve = ServeTree(data, None, "--workers", "1", **QUIET, **nice).wait_ready()
     trees.append(serve)
     wait_for(lambda: match_row(data)[0] == "running", 60, "the match to start", serve)
     wait_for(lambda: bots_running(serve), 30, "its bots", serve)
     tree = serve.tree()
     assert len(tree) >= 6  # supervisor, web (master + workers), workers, bots
+    # the local worker and its bots below the site; the supervisor and the web as started
+    assert niceness(serve.process.pid) == os.getpriority(os.PRIO_PROCESS, 0)
+    assert all(niceness(pid) == 5 for pid in bot_processes(serve)), serve.output()
 
     assert serve.interrupt() == 0, serve.output()
     deadline = time.monotonic() + 10

@@ -72,6 +72,12 @@ def process_tree(root: int) -> dict[int, str]:
     return {pid: starts[pid] for pid in tree if pid in starts}
 
 
+def niceness(pid: int) -> int:
+    """The process's niceness (field 19 of ``/proc/<pid>/stat``)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2 :].split()[16])
+
+
 def still_alive(pids: dict[int, str]) -> list[int]:
     """Those of ``pids`` still running (same pid, same start time, not a zombie)."""
     alive = []

@@ -59,9 +59,10 @@ def requeue_stuck_matches_task() -> int:
 
 @worker_process_init.connect
 def _start_runner(**_: Any) -> None:
-    """A new pool process lowers its priority below the site's, then starts its blank
-    sandboxes (and cleans up after dead runners) now, not during its first match."""
-    lower_worker_priority()
+    """A new pool process lowers its priority (and its worker's session's) below the
+    site's, then starts its blank sandboxes (and cleans up after dead runners) now, not
+    during its first match."""
+    lower_worker_priority(session=True)
     try:
         worker_runner()
     except Exception:  # the first match reports it as a platform fault
