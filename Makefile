@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: setup services play serve test test-fast lint typecheck pytest bench bench-sandbox bench-strength bench-platform bench-ladder bench-trust bench-load bench-pages bench-validation bench-bank-zero clean
+.PHONY: setup services play serve test test-fast lint typecheck pytest bench bench-sandbox bench-strength bench-catanatron bench-platform bench-ladder bench-trust bench-load bench-pages bench-validation bench-bank-zero clean
 
 setup: $(STAMP)
 
@@ -115,6 +115,11 @@ bench-pages: setup
 bench-strength: setup
 	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
 	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100
+
+## search 1-vs-3 against catanatron's AlphaBeta and ValueFunction players, and back (a
+## catanatron checkout in .cache/catanatron-src; ARGS="--games 200" for the issue's count).
+bench-catanatron: setup
+	$(PY) benchmarks/strength_vs_catanatron.py search $(ARGS)
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache

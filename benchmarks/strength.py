@@ -11,16 +11,18 @@ Usage: ``python benchmarks/strength.py search heuristic --games 200 --decision-m
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import multiprocessing
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from arena_runner import SubprocessDriver, play_match
+from arena_runner import SeatDriver, SubprocessDriver, play_match
 from bots.registry import resolve_bot
 from engine import RulesConfig
 
@@ -47,12 +49,23 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _play_one(job: tuple[str, str, int, float, bool]) -> GameRecord:
+Job = tuple[str, str, int, float, bool]
+"""One game: candidate, opponent, seed, seconds per decision, domestic trade on."""
+DriverFactory = Callable[[str], SeatDriver]
+"""A seat's driver for a bot spec (picklable: games run in worker processes)."""
+
+
+def bot_driver(spec: str) -> SeatDriver:
+    """A built-in name or a bot file in its own sandboxed process."""
+    return SubprocessDriver(resolve_bot(spec))
+
+
+def play_game(job: Job, driver: DriverFactory = bot_driver) -> GameRecord:
     candidate, opponent, seed, decision_s, trade = job
     seat = seed % 4
     specs = [opponent] * 4
     specs[seat] = candidate
-    drivers = [SubprocessDriver(resolve_bot(spec)) for spec in specs]
+    drivers = [driver(spec) for spec in specs]
     try:
         result = play_match(
             RulesConfig(domestic_trade=trade),
@@ -79,13 +92,21 @@ def _play_one(job: tuple[str, str, int, float, bool]) -> GameRecord:
 
 
 def run(
-    candidate: str, opponent: str, games: int, decision_ms: float, jobs: int, seed: int, trade: bool
+    candidate: str,
+    opponent: str,
+    games: int,
+    decision_ms: float,
+    jobs: int,
+    seed: int,
+    trade: bool,
+    driver: DriverFactory = bot_driver,
 ) -> dict[str, Any]:
+    play = functools.partial(play_game, driver=driver)
     work = [(candidate, opponent, seed + i, decision_ms / 1000, trade) for i in range(games)]
     started = time.perf_counter()
     records: list[GameRecord] = []
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        for i, record in enumerate(pool.imap_unordered(_play_one, work), start=1):
+        for i, record in enumerate(pool.imap_unordered(play, work), start=1):
             records.append(record)
             wins = sum(r.won for r in records)
             print(f"\r{i}/{games} games, {wins} wins", end="", file=sys.stderr, flush=True)

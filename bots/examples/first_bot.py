@@ -1,56 +1,80 @@
-"""The five-minute bot: build whatever it can, otherwise end the turn.
-
-Run it against the built-in random bot::
-
-    catan-arena play bots/examples/first_bot.py random random random
-
-A bot file defines exactly one subclass of ``Player`` with one method, ``act``. The
-platform calls ``act`` whenever your seat must decide, passing an ``Observation``: what
-your seat may see (your cards, the public board, everyone's card counts...). Its
-``legal_actions`` lists every move you may make right now. Return one of them.
-"""
-
-from __future__ import annotations
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bots import Action, Observation, Player
+from engine import Phase
 from engine import actions as A
+from engine.board.tables import board_for
+from engine.types import COST_CITY, COST_SETTLEMENT
 
-# Actions we like, most wanted first. ``isinstance`` checks work because every action is
-# a small class from ``engine.actions``.
-PREFERENCE: tuple[type[Action], ...] = (
-    A.BuildCity,
-    A.BuildSettlement,
-    A.BuildRoad,
-    A.BuyDevCard,
-    A.PlayKnight,  # development cards are only useful once played
-    A.PlayYearOfPlenty,
-    A.PlayMonopoly,
-    A.PlayRoadBuilding,
-    A.MaritimeTrade,  # swap 4 (or 3, or 2 at a harbor) cards of a kind for 1 card
-)
+PIPS = (0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1)  # how many of the 36 rolls make each sum
+T = TypeVar("T", bound=Action)
 
 
-class FirstBot(Player):
-    name = "first-bot"
+class MyBot(Player):
+    name = "my-bot"
 
     def act(self, observation: Observation) -> Action:
-        legal = observation.legal_actions
+        obs, legal = observation, observation.legal_actions
+        board, me = board_for(obs.board), obs.seat
+        hand = obs.hand or (0, 0, 0, 0, 0)
 
-        # 1. Build the most valuable thing we can afford. The list of legal actions only
-        #    holds builds we can pay for, at places where the rules allow them. Where
-        #    several places are possible, pick one at random (``self.rng`` is a seeded
-        #    generator, so games replay exactly: avoid the global ``random``).
-        for kind in PREFERENCE:
-            options = [action for action in legal if isinstance(action, kind)]
-            if options:
-                return self.rng.choice(options)
+        def best(kind: type[T], score: Callable[[T], Any] = lambda a: 0) -> T | None:
+            """The legal action of this kind that scores highest (None if there is none)."""
+            options = [a for a in legal if isinstance(a, kind)]
+            return max(options, key=score) if options else None
 
-        # 2. Nothing to build: roll the dice at the start of a turn, end it otherwise.
+        def pips(node: int) -> int:  # how much an intersection produces
+            return sum(PIPS[obs.board.numbers[h]] for h in board.node_hexes[node])
+
+        def road_value(road: A.BuildRoad) -> int:  # the best free corner a road reaches
+            ends = [n for n in board.edge_nodes[road.edge] if obs.node_owner[n] == -1]
+            return max(map(pips, ends), default=0)
+
+        # 1. Points first: cities, then settlements on the most productive corners;
+        #    development cards as soon as they may be played (a knight before rolling).
+        knight = best(A.PlayKnight) if obs.phase is Phase.ROLL else None
+        for choice in (
+            best(A.BuildCity, lambda a: pips(a.node)),
+            best(A.BuildSettlement, lambda a: pips(a.node)),
+            knight,
+            best(A.PlayRoadBuilding),
+            best(A.PlayYearOfPlenty),
+            best(A.PlayMonopoly),
+        ):
+            if choice is not None:
+                return choice
         if A.ROLL in legal:
             return A.ROLL
-        if A.END_TURN in legal:
-            return A.END_TURN
 
-        # 3. Every other decision (set-up placements, discarding after a 7, moving the
-        #    robber, answering a trade offer): pick any legal action.
+        # 2. Save for the next building: swap a surplus at the bank (the legal trades use
+        #    our best ratio) for a card we lack; a road only toward a good free corner.
+        mine = [k for o, k in zip(obs.node_owner, obs.node_kind, strict=True) if o == me]
+        goal = COST_CITY if 1 in mine and hand[3] + hand[4] >= 3 else COST_SETTLEMENT
+        lack = [max(0, need - have) for need, have in zip(goal, hand, strict=True)]
+        spare = [have - need for need, have in zip(goal, hand, strict=True)]
+        trade = best(A.MaritimeTrade, lambda a: (lack[a.get], spare[a.give]))
+        if trade is not None and lack[trade.get] and spare[trade.give] > 0:
+            return trade
+        road = best(A.BuildRoad, road_value)
+        if road is not None and (obs.phase is not Phase.MAIN or road_value(road) >= 8):
+            return road
+        if A.BUY_DEV in legal and sum(hand) >= 6:
+            return A.BUY_DEV
+
+        # 3. The robber goes where it hurts the leader most, never on our own land; a
+        #    discard throws away our biggest pile; offers from the others are refused.
+        def robber_value(a: A.MoveRobber) -> tuple[bool, int, int]:
+            ours = me in [obs.node_owner[n] for n in board.hex_nodes[a.hex]]
+            victim = -1 if a.victim is None else obs.visible_points[a.victim]
+            return (not ours, victim, PIPS[obs.board.numbers[a.hex]])
+
+        for last in (
+            best(A.MoveRobber, robber_value),
+            best(A.Discard, lambda a: hand[a.resource]),
+            A.REJECT if A.REJECT in legal else None,
+            A.END_TURN if A.END_TURN in legal else None,
+        ):
+            if last is not None:
+                return last
         return self.rng.choice(legal)
