@@ -17,9 +17,8 @@ from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.services import create_round_robin
 from tests.support.bots import make_zip
-from tests.support.browser import FAST
 from tests.support.celery_worker import redis_url
-from tests.support.records import active_bots, database_url
+from tests.support.records import FAST, active_bots, database_url
 
 
 @pytest.fixture(autouse=True)

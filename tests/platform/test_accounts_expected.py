@@ -20,7 +20,6 @@ from catan_arena.accounts.roles import ORGANIZERS
 from catan_arena.accounts.services import grant_role
 from catan_arena.accounts.tokens import create_token
 from catan_arena.ladder.services import withdraw_version
-from catan_arena.matches.services import MatchLimits
 from catan_arena.tournaments.services import (
     TournamentError,
     TournamentSpec,
@@ -28,13 +27,12 @@ from catan_arena.tournaments.services import (
     enter_tournament,
     open_entries,
 )
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-4521"
 NEW = "another-long-pass-9876"
 API = "/api/v1"
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 WITHOUT_HOOK = [
     v
     for v in __import__("django.conf").conf.settings.AUTH_PASSWORD_VALIDATORS

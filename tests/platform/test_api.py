@@ -17,14 +17,13 @@ from rest_framework.test import APIClient
 from catan_arena.accounts.models import User
 from catan_arena.accounts.tokens import create_token
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match, run_match
+from catan_arena.matches.services import create_match, run_match
 from catan_arena.submissions.models import BotVersion
 from tests.support.api import API, client_of, error
 from tests.support.bots import VALID_BOT
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = pytest.mark.django_db
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 @pytest.fixture(autouse=True)

@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.matches.services import create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
 from tests.support.bots import VALID_BOT
 from tests.support.celery_worker import CeleryWorker, wait_for
+from tests.support.records import FAST
 from tests.support.services import Redis
 
 # A process of its own: after these, or after a test on the shared Redis, Celery's app in
@@ -35,7 +36,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.timeout(600),
 ]
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 SLOW_BOT = VALID_BOT.replace(
     b"    def act(self, observation):\n",
     b"    def act(self, observation):\n        __import__('time').sleep(0.01)\n",

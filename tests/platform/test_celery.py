@@ -20,7 +20,7 @@ from catan_arena.core.queues import (
     WARM_PAGES_TASK,
 )
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.matches.services import create_match
 from catan_arena.matches.tasks import play_match_task
 from catan_arena.ratings.models import RatingChange
 from catan_arena.submissions.models import BotVersion
@@ -30,10 +30,9 @@ from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import create_round_robin
 from tests.support.bots import VALID_BOT
 from tests.support.celery_worker import CeleryWorker, ratings_caught_up, wait_for
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 SLOW_BOT = VALID_BOT.replace(
     b"        legal = observation.legal_actions\n",
     b"        import time\n        time.sleep(0.05)\n        legal = observation.legal_actions\n",

@@ -20,7 +20,6 @@ from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.services import set_ladder_paused
 from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import replay_of
-from catan_arena.matches.services import MatchLimits
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins, upload_version
@@ -32,10 +31,9 @@ from catan_arena.tournaments.services import (
 )
 from tests.support.bots import VALID_BOT
 from tests.support.celery_worker import CeleryWorker, ratings_caught_up, wait_for
-from tests.support.records import active_bots, assert_one_board_and_dice
+from tests.support.records import FAST, active_bots, assert_one_board_and_dice
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 TICKS = {"CATAN_ARENA_TOURNAMENT_TICK_SECONDS": "1", "CATAN_ARENA_LADDER_TICK_SECONDS": "1"}
 
 FRESH_BOT = VALID_BOT.replace(

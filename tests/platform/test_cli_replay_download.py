@@ -16,11 +16,11 @@ from arena_cli.main import build_parser, main
 from catan_arena.accounts.models import User
 from catan_arena.accounts.tokens import create_token
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match, run_match
+from catan_arena.matches.services import create_match, run_match
 from catan_arena.submissions.models import BotVersion
+from tests.support.records import FAST
 
 pytestmark = pytest.mark.django_db(transaction=True)
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

@@ -20,7 +20,7 @@ from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import ladder_versions
 from catan_arena.ladder.services import fill_ladder, set_ladder_paused, withdraw_version
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, run_match
+from catan_arena.matches.services import run_match
 from catan_arena.ratings.models import Rating
 from catan_arena.ratings.services import recompute_ratings
 from catan_arena.ratings.systems import openskill_start, widened_sigma
@@ -38,10 +38,9 @@ from catan_arena.tournaments.services import (
     withdraw_entry,
 )
 from tests.support.bots import VALID_BOT
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = pytest.mark.django_db
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 @pytest.fixture

@@ -19,7 +19,8 @@ from catan_arena.matches.models import MatchSeat
 from catan_arena.matches.services import create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.services import TournamentSpec, create_tournament
-from tests.support.browser import FAST, PASSWORD
+from tests.support.browser import PASSWORD
+from tests.support.records import FAST
 
 LISTEN = """
 window.__csp = [];

@@ -14,14 +14,14 @@ from django.core.management import call_command
 from django.db import OperationalError, connection
 
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.matches.services import create_match
 from catan_arena.ratings.models import Rating, RatingChange
 from catan_arena.submissions.models import BotVersion
 from tests.support.celery_worker import CeleryWorker, ratings_caught_up, wait_for
+from tests.support.records import FAST
 from tests.support.services import suite_services
 
 pytestmark = [pytest.mark.serial, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 def when_reachable(query: Any, seconds: float = 60) -> Any:

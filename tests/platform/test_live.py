@@ -15,15 +15,15 @@ from django.test import Client
 
 from catan_arena.matches import live
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, claim_match, create_match, run_match
+from catan_arena.matches.services import claim_match, create_match, run_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.web import replay_view
 from catan_arena.web.replay_document import document
 from engine import Game, RulesConfig
 from engine.replay import Replay, iter_states, record
+from tests.support.records import FAST
 
 pytestmark = pytest.mark.django_db
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 def partial_replay(steps: int, players: int = 3) -> dict[str, Any]:

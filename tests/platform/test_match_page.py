@@ -13,16 +13,15 @@ from django.test import Client
 from catan_arena.abtests.services import request_ab_test
 from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.matches.services import create_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
 from catan_arena.tournaments.services import create_round_robin
 from catan_arena.web.match_page import KIND_LABELS, duration
 from tests.support.bots import VALID_BOT
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = pytest.mark.django_db
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 def page(client: Client, url: str) -> str:

@@ -21,7 +21,7 @@ from catan_arena.ladder.selectors import candidates
 from catan_arena.matches import services
 from catan_arena.matches.models import Match, MatchSeat, Meeting, SeatTally
 from catan_arena.matches.selectors import watchable_replay
-from catan_arena.matches.services import MatchLimits, create_match, run_match
+from catan_arena.matches.services import create_match, run_match
 from catan_arena.matches.tallies import recompute_tallies
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
@@ -29,10 +29,9 @@ from catan_arena.tournaments.selectors import standings_table
 from catan_arena.tournaments.services import cancel_tournament, create_round_robin
 from catan_arena.web.replay_pages import warm as warm_replay_cache
 from engine.replay import Replay
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = pytest.mark.django_db
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 GIVES_UP = b'''
 from bots import Player

@@ -12,14 +12,13 @@ from django.test.utils import CaptureQueriesContext
 
 from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match
+from catan_arena.matches.services import create_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.tournaments.services import create_round_robin
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = pytest.mark.django_db
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 
 
 def page(client: Client, url: str, status: int = 200) -> str:

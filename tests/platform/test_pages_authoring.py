@@ -18,15 +18,14 @@ from catan_arena.accounts.models import User
 from catan_arena.accounts.roles import ORGANIZERS
 from catan_arena.accounts.services import grant_role
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits, create_match, run_match
+from catan_arena.matches.services import create_match, run_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version, validate_version
 from catan_arena.tournaments.models import Tournament
 from tests.support.bots import VALID_BOT
-from tests.support.records import active_bots
+from tests.support.records import FAST, active_bots
 
 pytestmark = pytest.mark.django_db
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
 PASSWORD = "a-long-pass-4521"
 
 

@@ -9,7 +9,6 @@ import pytest
 from catan_arena.accounts.models import User
 from catan_arena.matches.embedded import run_embedded
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins
 from catan_arena.tournaments.selectors import progress, standings
@@ -18,9 +17,7 @@ from catan_arena.tournaments.services import (
     cancel_tournament,
     create_round_robin,
 )
-from tests.support.records import active_bots, assert_one_board_and_dice
-
-FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
+from tests.support.records import FAST, active_bots, assert_one_board_and_dice
 
 
 @pytest.mark.django_db

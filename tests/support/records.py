@@ -6,10 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from catan_arena.accounts.models import User
+from catan_arena.matches.services import MatchLimits
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version
 from tests.support.bots import VALID_BOT
 from tests.support.services import suite_services
+
+FAST = MatchLimits(decision_seconds=0.3, time_bank_seconds=1.0)
+"""The clock of the platform tests' matches: quick games for bots that answer at once."""
 
 
 def active_bots(owner: User, count: int) -> list[BotVersion]:
