@@ -30,7 +30,9 @@ def test_the_pool_processes_and_their_blank_sandboxes_run_niced(
         return [pid for pid in process_tree(root) if pid != root]
 
     wait_for(lambda: len(below()) >= 3, 60, "the blank sandboxes", worker)
-    assert niceness(root) == os.getpriority(os.PRIO_PROCESS, 0)
-    assert {niceness(pid) for pid in below()} == {level}, [(p, niceness(p)) for p in below()]
+    base = os.getpriority(os.PRIO_PROCESS, 0)  # inherited; a niceness is never lowered
+    assert niceness(root) == base
+    expected = max(level, base)
+    assert {niceness(pid) for pid in below()} == {expected}, [(p, niceness(p)) for p in below()]
     if AUTOGROUP.exists():  # this machine's kernel, and CI's, group by session
-        assert autogroup_niceness(root) == level
+        assert autogroup_niceness(root) >= level  # a new session's group starts at 0
