@@ -224,11 +224,11 @@ def check_nothing_lost(ids: list[int]) -> dict[str, Any]:
     from catan_arena.matches import replay_blob
     from catan_arena.matches.models import Match
     from catan_arena.ratings.models import Rating, RatingChange
+    from catan_arena.ratings.selectors import awaiting_rating
 
     failures: list[str] = []
     deadline = time.monotonic() + 60  # ratings are applied on the quick queue after commit
-    waiting = Match.objects.filter(ladder=True, rating_done=False, status=Match.Status.FINISHED)
-    while waiting.exists() and time.monotonic() < deadline:
+    while awaiting_rating().exists() and time.monotonic() < deadline:
         time.sleep(0.5)
     matches = Match.objects.filter(pk__in=ids).prefetch_related("seats")
     statuses = Counter(m.status for m in matches)

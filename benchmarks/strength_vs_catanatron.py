@@ -38,6 +38,7 @@ if __package__ in (None, ""):
 from arena_runner import SeatDriver, SubprocessDriver
 from arena_runner.process import BotProcess
 from arena_runner.sandbox.botenv import REQUIREMENTS
+from arena_runner.sandbox.launch import open_bot_pipes
 from benchmarks.strength import bot_driver, run
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -76,14 +77,8 @@ def ensure_venv(venv: Path, source: Path) -> Path:
 def spawn_bridge(python: Path, path: Path) -> BotProcess:
     """Our bot runtime for the bridge's bot file ``path``, run by the virtualenv's python
     (unsandboxed: a benchmark's own trusted code), with our sources on its path."""
-    popen = subprocess.Popen(
+    popen = open_bot_pipes(
         [str(python), "-m", "bots.runtime", str(path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,
-        close_fds=True,
-        start_new_session=True,
         cwd=tempfile.gettempdir(),
         env={"PYTHONPATH": str(REPO_ROOT), "PYTHONHASHSEED": "0"},
     )

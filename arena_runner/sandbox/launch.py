@@ -189,7 +189,13 @@ def start_sandbox(
         env = {JAIL_ENV: config}
     if cgroup is not None:
         cmd = ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *map(str, cgroup.procs_files), "--", *cmd]
-    popen = subprocess.Popen(
+    return open_bot_pipes(cmd, cwd=cwd, env=env), bot_dir
+
+
+def open_bot_pipes(cmd: list[str], *, cwd: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """Start a bot's process as the runner talks to it: binary unbuffered stdio pipes,
+    a session of its own, no inherited descriptors."""
+    return subprocess.Popen(
         cmd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -200,7 +206,6 @@ def start_sandbox(
         cwd=cwd,
         env=env,
     )
-    return popen, bot_dir
 
 
 def spawn_sandboxed(bot_file: Path, **options: Any) -> subprocess.Popen[bytes]:

@@ -112,7 +112,6 @@ def ratings_caught_up() -> bool:
     """No finished ladder match waits for its rating: in server mode ratings are applied
     on the quick queue once a result is committed, so a test that saw a match finish
     waits for this before it reads ratings."""
-    from catan_arena.matches.models import Match
+    from catan_arena.ratings.selectors import awaiting_rating
 
-    waiting = Match.objects.filter(ladder=True, rating_done=False, status=Match.Status.FINISHED)
-    return not waiting.exists()
+    return not awaiting_rating().exists()

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from catan_arena.matches.models import Match
 from catan_arena.ratings.models import Rating, RatingChange
 from catan_arena.ratings.systems import EloConfig, is_provisional
+
+
+def awaiting_rating() -> QuerySet[Match]:
+    """Finished ladder matches whose rating is not applied yet (in server mode it is
+    applied on the quick queue after the result's commit)."""
+    return Match.objects.filter(ladder=True, rating_done=False, status=Match.Status.FINISHED)
 
 
 def ladder() -> QuerySet[Rating]:
