@@ -23,6 +23,7 @@ from catan_arena.matches.models import Match
 from catan_arena.matches.services import create_match, run_match
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import upload_version, validate_version
+from catan_arena.web import replay_pages
 from tests.support.bots import VALID_BOT
 from tests.support.records import FAST, active_bots
 
@@ -275,6 +276,21 @@ def test_a_seed_group_with_a_game_to_play_shows_no_play(
     assert run_match(rotation.pk) == "finished"  # the last game of the group is done
     for viewer in (None, stranger()):
         assert shown(viewer)[0] == 200, (surface, viewer)  # control: all open
+
+
+def test_a_replay_kept_parsed_is_still_withheld_once_its_seed_group_reopens(
+    played: Match, three_authors_bots: list[BotVersion]
+) -> None:
+    """The viewer keeps finished replays parsed per process; the reader's right is still
+    asked on every request (a game of its seed group queued later closes it again)."""
+    shown = play_surfaces(played)["replay page"]
+    assert shown(None)[0] == 200  # parsed and kept by this process
+    assert replay_pages._PARSED  # control: the copy is there
+    create_match(three_authors_bots[::-1], limits=FAST, seed=played.seed)
+    for viewer in (None, stranger()):
+        assert shown(viewer)[0] == 404, viewer
+    staff = User.objects.create_user("root", password="x-4521-y", is_staff=True)
+    assert shown(staff)[0] == 200  # control: staff see it
 
 
 def test_the_match_page_offers_no_replay_while_its_seed_group_is_open(

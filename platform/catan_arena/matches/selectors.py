@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -79,9 +80,15 @@ class WatchableReplay:
     """A replay its reader may watch (:func:`watchable_replay`)."""
 
     match: Match
-    data: dict[str, Any]
-    """The whole replay, seed included: for drawing on the server, never sent as is."""
     seed_public: bool
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        """The whole replay, seed included: for drawing on the server, never sent as is
+        (unpacked on first use: a viewer holding it parsed already skips it)."""
+        data = replay_of(self.match)
+        assert data is not None  # watchable_replay checked there is one
+        return data
 
     def public(self) -> dict[str, Any]:
         """What a client may receive: faults in plain words (:func:`public_replay`),
@@ -98,12 +105,11 @@ def watchable_replay(match_id: int, user: Any) -> WatchableReplay:
     match = Match.objects.filter(pk=match_id).only(*fields).first()
     if match is None:
         raise ReplayUnavailable("no such match")
-    data = replay_of(match)
-    if data is None:
+    if not match.replay:
         raise ReplayUnavailable(f"match {match_id} has no replay ({match.status})")
     if not may_watch(match, user):
         raise ReplayUnavailable(f"match {match_id}'s replay is {WITHHELD}")
-    return WatchableReplay(match, data, seed_is_public(match))
+    return WatchableReplay(match, seed_is_public(match))
 
 
 def seat_faults(seat: MatchSeat, user: Any) -> list[dict[str, Any]]:

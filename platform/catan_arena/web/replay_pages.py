@@ -5,6 +5,9 @@ match (:func:`~catan_arena.matches.selectors.watchable_replay`)."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import orjson
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +17,7 @@ from django.views.decorators.gzip import gzip_page
 
 from catan_arena.core.params import int_param
 from catan_arena.matches.models import Match
-from catan_arena.matches.selectors import finished_replay, watchable_replay
+from catan_arena.matches.selectors import WatchableReplay, finished_replay, watchable_replay
 from catan_arena.web import replay_charts, replay_view
 from catan_arena.web.replay_charts import one_decimal
 from catan_arena.web.replay_document import document
@@ -25,10 +28,37 @@ CACHED = 3600
 """Seconds a finished replay's charts and data stay cached (a replay never changes)."""
 
 
+PARSED_KEPT = 8
+"""Finished replays each web process keeps parsed (a long game's replay takes ~35 ms to
+unpack and parse, more than drawing any of its steps)."""
+
+
 def _watchable(request: HttpRequest, pk: int) -> tuple[Match, Replay]:
-    """The match and its replay, or a 404 saying why (:func:`watchable_replay`)."""
+    """The match and its replay, or a 404 saying why (:func:`watchable_replay`: the
+    reader's right is asked on every request; only the parsing is kept)."""
     watched = watchable_replay(pk, request.user)
-    return watched.match, Replay.from_dict(watched.data)
+    return watched.match, _parsed(pk, watched.match.replay_sha256, watched)
+
+
+def _parsed(pk: int, sha256: str, watched: WatchableReplay) -> Replay:
+    """``watched``'s replay parsed, from this process's last :data:`PARSED_KEPT` (a
+    stored replay never changes: its sha256 is part of the key)."""
+    key = (pk, sha256)
+    with _PARSED_LOCK:
+        found = _PARSED.get(key)
+        if found is not None:
+            _PARSED.move_to_end(key)
+            return found
+    found = Replay.from_dict(watched.data)
+    with _PARSED_LOCK:
+        _PARSED[key] = found
+        while len(_PARSED) > PARSED_KEPT:
+            _PARSED.popitem(last=False)
+    return found
+
+
+_PARSED: OrderedDict[tuple[int, str], Replay] = OrderedDict()
+_PARSED_LOCK = threading.Lock()
 
 
 def _seat(request: HttpRequest, game: Replay) -> int | None:
