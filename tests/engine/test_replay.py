@@ -118,12 +118,26 @@ def test_state_at_any_step_matches_live_play() -> None:
         live.apply(legal[int(rng.random() * len(legal))])
     replay = record(live)
     for k, expected in snapshots.items():
-        got = state_at(replay, k)
-        for seat in (None, 0, 1, 2, 3):
-            assert got.observe(seat).to_dict() == expected.observe(seat).to_dict()
-        assert got.state.hands == expected.state.hands
+        for checked in (True, False):  # the viewer's unchecked re-simulation agrees
+            got = state_at(replay, k, checked=checked)
+            for seat in (None, 0, 1, 2, 3):
+                assert got.observe(seat).to_dict() == expected.observe(seat).to_dict()
+            assert got.state.hands == expected.state.hands
     with pytest.raises(ReplayError):
         state_at(replay, 10_000)
+
+
+def test_only_a_checked_resimulation_refuses_an_illegal_step() -> None:
+    """``checked=False`` is for replays this engine recorded (the platform's stored
+    ones): it skips the legality check, which a file from elsewhere must pass."""
+    data = _replay_json(_played(6))
+    steps = data["steps"]
+    assert isinstance(steps, list)
+    steps[0]["action"] = {"type": "end_turn"}
+    replay = Replay.from_dict(data)
+    with pytest.raises(ReplayError, match="step 0"):
+        state_at(replay, 1)
+    state_at(replay, 1, checked=False)  # control: unchecked, it is not asked
 
 
 def test_cli_replay_reproduces_and_rejects_bad_files(tmp_path: Path) -> None:

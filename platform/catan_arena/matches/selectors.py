@@ -56,15 +56,21 @@ def seed_group_open(match: Match) -> bool:
     return not pending.exists()
 
 
-def may_watch(match: Match, user: Any) -> bool:
+def may_watch(match: Match, user: Any, *, group_open: bool | None = None) -> bool:
     """Whether ``user`` may see ``match``'s play (replay, steps, dice, positions, the
-    live view): staff always, anyone once its seed group is open."""
-    return bool(getattr(user, "is_staff", False)) or seed_group_open(match)
+    live view): staff always, anyone once its seed group is open (``group_open``: the
+    caller's :func:`seed_group_open` of ``match``, else asked here)."""
+    if getattr(user, "is_staff", False):
+        return True
+    return seed_group_open(match) if group_open is None else group_open
 
 
-def seed_is_public(match: Match) -> bool:
-    """A match's seed may be shown once it is done and its seed group is open."""
-    return match.status in Match.DONE and seed_group_open(match)
+def seed_is_public(match: Match, *, group_open: bool | None = None) -> bool:
+    """A match's seed may be shown once it is done and its seed group is open
+    (``group_open``: as :func:`may_watch`)."""
+    if match.status not in Match.DONE:
+        return False
+    return seed_group_open(match) if group_open is None else group_open
 
 
 WITHHELD = "withheld while a game sharing its seed is queued or running"
@@ -107,9 +113,10 @@ def watchable_replay(match_id: int, user: Any) -> WatchableReplay:
         raise ReplayUnavailable("no such match")
     if not match.replay:
         raise ReplayUnavailable(f"match {match_id} has no replay ({match.status})")
-    if not may_watch(match, user):
+    group_open = seed_group_open(match)  # asked once: it rules both answers
+    if not may_watch(match, user, group_open=group_open):
         raise ReplayUnavailable(f"match {match_id}'s replay is {WITHHELD}")
-    return WatchableReplay(match, seed_is_public(match))
+    return WatchableReplay(match, seed_is_public(match, group_open=group_open))
 
 
 def seat_faults(seat: MatchSeat, user: Any) -> list[dict[str, Any]]:

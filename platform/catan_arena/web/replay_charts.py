@@ -94,7 +94,7 @@ def chart_pass(
     actual: list[list[int]] = [[] for _ in range(players)]
     rolls: list[int] = []
     pending: tuple[list[float], list[int]] | None = None
-    for k, game in iter_states(replay):
+    for k, game in iter_states(replay, checked=False):  # stored by the platform
         last = game
         if k == keep:
             kept = game.copy()

@@ -41,7 +41,7 @@ def document(replay: Replay, view: int | None = None, public: bool = False) -> d
     frames: list[dict[str, Any]] = []
     edges: list[int] = []
     nodes: list[tuple[int, int]] = []
-    for k, game in iter_states(replay):
+    for k, game in iter_states(replay, checked=False):  # stored by the platform
         state = game.state
         step = replay.steps[k - 1] if k else None
         placed: list[list[int]] = []

@@ -117,7 +117,7 @@ def frame(
     state after ``step`` steps if the caller has it (else re-simulated here)."""
     total = len(replay.steps)
     step = max(0, min(step, total))
-    game = state_at(replay, step) if game is None else game
+    game = state_at(replay, step, checked=False) if game is None else game  # stored by us
     names = seat_names(replay)
     recent = [
         (k, describe(replay.steps[k - 1], names)) for k in range(step, max(0, step - RECENT), -1)
