@@ -1,7 +1,12 @@
 """The seccomp layer ALONE (no uid drop, no namespaces, no Landlock: the script runs as
 this test's own user, root in CI) blocks each attack below; the positive control runs
 the very same script with no layer at all and every attack succeeds, so a broken attack
-can never pass for a blocked one."""
+can never pass for a blocked one.
+
+Renicing "every process of a user" targets a user of its own, holding one ``sleep`` (root's
+tests claim a uid from the sandbox pool): aimed at the test's own user, the control once
+put every root process of the machine, the test run included, at niceness 5. Not as
+root, there is no such user to aim at, and that one attack is left out."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from arena_runner.sandbox.uids import UidClaim, claim_uid
 from bots.jail import ENV_VAR, JailLimits
 
 SCRIPT = r"""
@@ -21,6 +27,7 @@ import ctypes, errno, json, os, signal, sys
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 peer = int(sys.argv[1])
+user = int(sys.argv[2])
 NR = {"timer_create": 222, "sync": 162, "syncfs": 306, "inotify_init1": 294,
       "prlimit64": 302, "sched_setaffinity": 203, "setpriority": 141, "ioprio_set": 251,
       "prctl": 157, "fcntl": 72}
@@ -49,7 +56,8 @@ results["prlimit64 peer RLIMIT_CPU"] = sys_("prlimit64", peer, 0, ctypes.address
 mask = ctypes.c_ulong(1)
 results["sched_setaffinity peer"] = sys_("sched_setaffinity", peer, 8, ctypes.addressof(mask))
 results["setpriority peer"] = sys_("setpriority", 0, peer, 5)
-results["setpriority user"] = sys_("setpriority", 2, 0, 5)
+if user != os.getuid():  # every process of a user: one sleep of a uid of its own
+    results["setpriority user"] = sys_("setpriority", 2, user, 5)
 results["ioprio_set peer"] = sys_("ioprio_set", 1, peer, (2 << 13) | 7)
 results["prctl PDEATHSIG high bit"] = sys_("prctl", (1 << 32) | 1, 0, 0, 0, 0)
 # what a bot may still do to itself
@@ -79,9 +87,11 @@ def run(tmp_path: Path, layers: list[str]) -> dict[str, Any]:
         "writable_tmp": None,
     }
     peer = subprocess.Popen(["sleep", "60"])
+    user, user_process, claim = _user()
+    niceness = os.getpriority(os.PRIO_PROCESS, 0)
     try:
         out = subprocess.run(
-            [sys.executable, "-I", "-m", "bots.jail", str(script), str(peer.pid)],
+            [sys.executable, "-I", "-m", "bots.jail", str(script), str(peer.pid), str(user)],
             env={ENV_VAR: json.dumps(config), "PYTHONPATH": str(Path.cwd())},
             capture_output=True,
             text=True,
@@ -90,24 +100,45 @@ def run(tmp_path: Path, layers: list[str]) -> dict[str, Any]:
             cwd=Path(__file__).resolve().parents[2],
         )
     finally:
-        peer.kill()
-        peer.wait()
+        for process in (peer, user_process):
+            if process is not None:
+                process.kill()
+                process.wait()
+        if claim is not None:
+            claim.release()
+    assert os.getpriority(os.PRIO_PROCESS, 0) == niceness  # the attacks stayed on the peer
     result: dict[str, Any] = json.loads(out.stdout)
     return result
+
+
+def _user() -> tuple[int, subprocess.Popen[bytes] | None, UidClaim | None]:
+    """The user "every process of a user" aims at: as root a sandbox uid claimed for the
+    test, running one ``sleep``; else our own (and the script leaves that attack out)."""
+    if os.geteuid() != 0:
+        return os.geteuid(), None, None
+    claim = claim_uid()
+    drop = [f"--reuid={claim.uid}", f"--regid={claim.uid}", "--clear-groups"]
+    return claim.uid, subprocess.Popen(["setpriv", *drop, "sleep", "60"]), claim
+
+
+def expected(attacks: tuple[str, ...], results: dict[str, Any]) -> tuple[str, ...]:
+    """The attacks the script ran (not as root, "setpriority user" is left out)."""
+    return tuple(name for name in attacks if name in results)
 
 
 @pytest.mark.skipif(sys.platform != "linux" or os.uname().machine != "x86_64", reason="x86_64")
 def test_positive_control_every_attack_works_without_the_jail(tmp_path: Path) -> None:
     results = run(tmp_path, [])
-    assert {name: results[name] for name in (*ATTACKS, *OWN)} == dict.fromkeys(
-        (*ATTACKS, *OWN), "ok"
-    )
+    names = expected((*ATTACKS, *OWN), results)
+    assert os.geteuid() != 0 or names == (*ATTACKS, *OWN)
+    assert {name: results[name] for name in names} == dict.fromkeys(names, "ok")
 
 
 @pytest.mark.skipif(sys.platform != "linux" or os.uname().machine != "x86_64", reason="x86_64")
 def test_seccomp_alone_blocks_every_attack_and_keeps_own_calls(tmp_path: Path) -> None:
     results = run(tmp_path, ["seccomp"])
-    assert {name: results[name] for name in ATTACKS} == dict.fromkeys(ATTACKS, "EPERM")
+    attacks = expected(ATTACKS, results)
+    assert {name: results[name] for name in attacks} == dict.fromkeys(attacks, "EPERM")
     assert {name: results[name] for name in OWN} == dict.fromkeys(OWN, "ok")
 
 
