@@ -1,7 +1,13 @@
-"""A trained linear policy shipped as a package: this entry module, a helper module
-(``features.py``) and its weights (``weights.json``, written by ``fit.py``), all in one
-folder — run it as a folder (``catan-arena validate bots/examples/trained_policy``) or
-zipped (the upload format). numpy is part of the bot runtime."""
+"""A policy trained by imitation, shipped as a package: this entry module, a helper
+module (``features.py``) and its weights (``weights.json``, written by
+``benchmarks/train_policy.py``), all in one folder — run it as a folder
+(``catan-arena validate bots/examples/trained_policy``) or zipped (the upload format).
+numpy is part of the bot runtime.
+
+Every decision but domestic trade is the learned scorer's: each candidate action's
+feature row (``features.py``) times the weights, the highest score wins. Domestic trade
+falls back to simple rules: it never proposes, and answers offers like ``heuristic``.
+"""
 
 from __future__ import annotations
 
@@ -9,23 +15,34 @@ import json
 import os
 
 import numpy as np
-from features import features
+from features import SIZE, candidates, features
 
 from bots import Player
-from engine import Action, Observation
+from bots.builtin.heuristic_plan import Plan
+from engine import Action, Observation, Phase
+from engine import actions as A
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "weights.json")) as handle:
-    WEIGHTS = np.array(json.load(handle)["weights"])
+    WEIGHTS = np.array(json.load(handle)["weights"], dtype=float)
+assert WEIGHTS.shape == (SIZE,), "weights.json does not match features.py"
 
 
 class TrainedPolicy(Player):
-    """Scores each legal action with the weights; the best wins (ties broken by rng)."""
+    """Scores each candidate action with the learned weights; the best wins (ties broken
+    by the seeded rng)."""
 
     name = "trained-policy"
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal_actions
-        scores = np.array([features(a) @ WEIGHTS for a in legal])
+        if len(legal) == 1:
+            return legal[0]
+        if observation.phase is Phase.TRADE_RESPONSE:
+            return A.ACCEPT if A.ACCEPT in legal and Plan(observation).accept_offer() else A.REJECT
+        if observation.phase is Phase.TRADE_CONFIRM:
+            return Plan(observation).confirm()
+        options = candidates(observation)
+        scores = features(observation, options) @ WEIGHTS
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
-        return legal[int(best[self.rng.randrange(len(best))])]
+        return options[int(best[self.rng.randrange(len(best))])]
