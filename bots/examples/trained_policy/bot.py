@@ -6,7 +6,9 @@ numpy is part of the bot runtime.
 
 Every decision but domestic trade is the learned scorer's: each candidate action's
 feature row (``features.py``) times the weights, the highest score wins. Domestic trade
-falls back to simple rules: it never proposes, and answers offers like ``heuristic``.
+falls back to the ``search`` bot's simple rules (no search): before ending the turn or
+buying a card it may offer a spare card for the one its goal lacks, and it answers
+offers and picks partners by those rules.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 from features import SIZE, candidates, features
 
 from bots import Player
-from bots.builtin.heuristic_plan import Plan
+from bots.builtin.search_policy import SearchPlan as Plan
 from engine import Action, Observation, Phase
 from engine import actions as A
 
@@ -45,4 +47,7 @@ class TrainedPolicy(Player):
         options = candidates(observation)
         scores = features(observation, options) @ WEIGHTS
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
-        return options[int(best[self.rng.randrange(len(best))])]
+        choice = options[int(best[self.rng.randrange(len(best))])]
+        if choice in (A.END_TURN, A.BUY_DEV):
+            return Plan(observation).domestic_offer(self.rng) or choice
+        return choice
