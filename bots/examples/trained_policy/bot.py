@@ -17,7 +17,7 @@ import json
 import os
 
 import numpy as np
-from features import SIZE, candidates, features
+from features import NAMES, SIZE, candidates, features
 
 from bots import Player
 from bots.builtin.search_policy import SearchPlan as Plan
@@ -26,8 +26,10 @@ from engine import actions as A
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "weights.json")) as handle:
-    WEIGHTS = np.array(json.load(handle)["weights"], dtype=float)
-assert WEIGHTS.shape == (SIZE,), "weights.json does not match features.py"
+    FITTED = json.load(handle)
+if FITTED["features"] != list(NAMES):
+    raise ValueError("weights.json was fitted to other features than features.py's")
+WEIGHTS = np.array(FITTED["weights"], dtype=float).reshape(SIZE)
 
 
 class TrainedPolicy(Player):
