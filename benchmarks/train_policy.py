@@ -80,7 +80,7 @@ def fit(samples: list[Sample], seed: int, steps: int, l2: float) -> np.ndarray:
     starts = np.cumsum([0] + [len(x) for x, _ in samples[:-1]])
     target = starts + np.array([c for _, c in samples])
     n = len(samples)
-    w = np.random.default_rng(seed).normal(0.0, 0.01, SIZE)
+    w: np.ndarray = np.random.default_rng(seed).normal(0.0, 0.01, SIZE)
     m, v = np.zeros(SIZE), np.zeros(SIZE)
     for step in range(1, steps + 1):
         scores = rows @ w

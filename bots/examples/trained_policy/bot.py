@@ -49,7 +49,7 @@ class TrainedPolicy(Player):
         options = candidates(observation)
         scores = features(observation, options) @ WEIGHTS
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
-        choice = options[int(best[self.rng.randrange(len(best))])]
+        choice: Action = options[int(best[self.rng.randrange(len(best))])]
         if choice in (A.END_TURN, A.BUY_DEV) or isinstance(choice, A.MaritimeTrade):
             return Plan(observation).domestic_offer(self.rng) or choice
         return choice
