@@ -6,8 +6,8 @@ numpy is part of the bot runtime.
 
 Every decision but domestic trade is the learned scorer's: each candidate action's
 feature row (``features.py``) times the weights, the highest score wins. Domestic trade
-falls back to the ``search`` bot's simple rules (no search): before ending the turn or
-buying a card it may offer a spare card for the one its goal lacks, and it answers
+falls back to the ``search`` bot's simple rules (no search): before ending the turn, a
+bank trade or buying a card it may offer a spare card for the one its goal lacks; it answers
 offers and picks partners by those rules.
 """
 
