@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 PORT ?= 8000
 
-.PHONY: setup services play serve test test-fast lint typecheck pytest bench bench-sandbox bench-strength bench-catanatron bench-platform bench-ladder bench-trust bench-load bench-pages bench-validation bench-bank-zero clean
+.PHONY: setup services play serve test test-fast lint typecheck pytest bench bench-sandbox bench-strength train-policy bench-catanatron bench-platform bench-ladder bench-trust bench-load bench-pages bench-validation bench-bank-zero clean
 
 setup: $(STAMP)
 
@@ -115,6 +115,11 @@ bench-pages: setup
 bench-strength: setup
 	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
 	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100
+
+## The trained-policy example's weights, by imitation of search's default policy (~2 minutes;
+## docs/bot-guide.md, "Train and ship a policy"): bots/examples/trained_policy/weights.json.
+train-policy: setup
+	$(PY) benchmarks/train_policy.py --games 400 --seed 1 $(ARGS)
 
 ## search 1-vs-3 against catanatron's AlphaBeta and ValueFunction players, and back (a
 ## catanatron checkout in .cache/catanatron-src; ARGS="--games 200" for the issue's count).
