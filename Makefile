@@ -115,6 +115,7 @@ bench-pages: setup
 bench-strength: setup
 	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
 	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100
+	$(PY) benchmarks/strength.py bots/examples/trained_policy heuristic --games 1000 --decision-ms 100
 
 ## The trained-policy example's weights, by imitation of search's default policy (~2 minutes;
 ## docs/bot-guide.md, "Train and ship a policy"): bots/examples/trained_policy/weights.json.
