@@ -16,7 +16,7 @@ import pytest
 
 from catan_arena.embedded.guards import DataFolderLock, ServeRefused, check_port_free
 from catan_arena.embedded.schedule import Periodic, beat_schedule, run_due
-from tests.support.serve_tree import ServeTree, manage, niceness, still_alive, wait_for
+from tests.support.serve_tree import ServeTree, manage, niceness, nicenesses, still_alive, wait_for
 
 pytestmark = pytest.mark.timeout(600)  # longer than the suite's default (pyproject.toml)
 
@@ -100,7 +100,8 @@ def test_ctrl_c_stops_every_child_and_puts_the_match_back(tmp_path: Path, trees:
     assert len(tree) >= 6  # supervisor, web (master + workers), workers, bots
     # the local worker and its bots below the site; the supervisor and the web as started
     assert niceness(serve.process.pid) == os.getpriority(os.PRIO_PROCESS, 0)
-    assert all(niceness(pid) == 5 for pid in bot_processes(serve)), serve.output()
+    bots = nicenesses(bot_processes(serve))
+    assert bots and set(bots.values()) == {5}, serve.output()
 
     assert serve.interrupt() == 0, serve.output()
     deadline = time.monotonic() + 10

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from tests.support.celery_worker import wait_for
@@ -76,6 +77,16 @@ def niceness(pid: int) -> int:
     """The process's niceness (field 19 of ``/proc/<pid>/stat``)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
     return int(stat[stat.rindex(")") + 2 :].split()[16])
+
+
+def nicenesses(pids: Iterable[int]) -> dict[int, int]:
+    """Each of ``pids``' niceness, leaving out those that exited meanwhile (a sandbox's
+    short-lived launcher: listed, then gone before its ``stat`` is read)."""
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            found[pid] = niceness(pid)
+    return found
 
 
 def still_alive(pids: dict[int, str]) -> list[int]:
