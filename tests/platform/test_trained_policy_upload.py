@@ -11,8 +11,7 @@ import pytest
 
 from bots.package import upload_bytes
 from catan_arena.accounts.models import User
-from catan_arena.matches.services import MatchLimits, create_match, run_match
-from catan_arena.submissions.services import register_builtins, upload_version, validate_version
+from tests.support.records import upload_and_play_on_ladder
 
 PACKAGE = Path(__file__).resolve().parents[2] / "bots" / "examples" / "trained_policy"
 
@@ -22,15 +21,9 @@ pytestmark = pytest.mark.django_db
 def test_the_trained_policy_is_uploaded_validated_and_plays_a_ladder_match(author: User) -> None:
     filename, data = upload_bytes(PACKAGE)
     assert filename == "trained_policy.zip"
-    mine = upload_version(author, "my-policy", filename, data).version
-    assert validate_version(mine.pk) == "active"
-    mine.refresh_from_db()
+    mine, status, seat, ended = upload_and_play_on_ladder(author, "my-policy", filename, data)
+    assert status == "active"
     assert "smoke game" in mine.report, mine.report
-    house = {v.builtin: v for v in register_builtins()}
-    table = [house["random"], mine, house["heuristic"], house["search"]]
-    limits = MatchLimits(decision_seconds=0.5, time_bank_seconds=2.0)
-    match = create_match(table, limits=limits, ladder=True)
-    assert run_match(match.pk) == "finished"
-    seat = match.seats.get(seat=1)
+    assert ended == "finished"
     assert seat.version == mine and seat.decisions > 0
     assert not seat.faults and seat.forfeit is None, seat.faults

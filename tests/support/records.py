@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from catan_arena.accounts.models import User
-from catan_arena.matches.services import MatchLimits
+from catan_arena.matches.models import MatchSeat
+from catan_arena.matches.services import MatchLimits, create_match, run_match
 from catan_arena.submissions.models import BotVersion
-from catan_arena.submissions.services import upload_version
+from catan_arena.submissions.services import register_builtins, upload_version, validate_version
 from tests.support.bots import VALID_BOT
 from tests.support.services import suite_services
 
@@ -47,3 +48,20 @@ def assert_one_board_and_dice(replays: list[dict[str, Any] | None]) -> None:
     ]
     shortest = min(len(d) for d in dice)
     assert shortest > 10 and all(d[:shortest] == dice[0][:shortest] for d in dice)
+
+
+def upload_and_play_on_ladder(
+    author: User, name: str, filename: str, data: bytes
+) -> tuple[BotVersion, str, MatchSeat, str | None]:
+    """Upload ``data`` as ``author``'s bot, validate it, and seat it (seat 1) in a ladder
+    match among the house bots: the version, its validation status, its seat, and how the
+    match ended (:func:`run_match`)."""
+    mine = upload_version(author, name, filename, data).version
+    status = validate_version(mine.pk)
+    mine.refresh_from_db()
+    house = {v.builtin: v for v in register_builtins()}
+    table = [house["random"], mine, house["heuristic"], house["search"]]
+    limits = MatchLimits(decision_seconds=0.5, time_bank_seconds=2.0)
+    match = create_match(table, limits=limits, ladder=True)
+    ended = run_match(match.pk)
+    return mine, status, match.seats.get(seat=1), ended
