@@ -37,13 +37,13 @@ def _watchable(request: HttpRequest, pk: int) -> tuple[Match, Replay]:
     """The match and its replay, or a 404 saying why (:func:`watchable_replay`: the
     reader's right is asked on every request; only the parsing is kept)."""
     watched = watchable_replay(pk, request.user)
-    return watched.match, _parsed(pk, watched.match.replay_sha256, watched)
+    return watched.match, _parsed(watched)
 
 
-def _parsed(pk: int, sha256: str, watched: WatchableReplay) -> Replay:
+def _parsed(watched: WatchableReplay) -> Replay:
     """``watched``'s replay parsed, from this process's last :data:`PARSED_KEPT` (a
     stored replay never changes: its sha256 is part of the key)."""
-    key = (pk, sha256)
+    key = (watched.match.pk, watched.match.replay_sha256)
     with _PARSED_LOCK:
         found = _PARSED.get(key)
         if found is not None:
