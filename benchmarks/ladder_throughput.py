@@ -5,11 +5,15 @@ the very same tables (same bots in the same seats, same seeds, same limits) with
 ``play_match`` in the same number of processes.
 
 Six bots are on the ladder: the three house bots and three uploaded versions of three
-other authors (copies of the built-in ``random`` and ``heuristic`` files). Each repeat
-runs the ladder for ``--games`` finished games from the moment it is resumed, then the
-bare runner on those games; the ratio ladder / bare is reported as min / median / max
-over the repeats, with both absolute rates and the workers' busy fraction (time the
-worker processes spent inside matches, started to finished, over the ladder's window).
+other authors (copies of the built-in ``random`` and ``heuristic`` files). Both sides'
+processes are started once per process count and kept: after one warm-up chunk of each,
+every repeat runs the ladder for ``--games`` finished games from the moment it is
+resumed (paused again and drained after), then the bare runner on those games at once,
+so the two sides of a repeat are seconds apart (this machine's speed drifts from minute
+to minute). The ratio ladder / bare is reported as min / median / max over the repeats,
+with both absolute rates and the workers' busy fraction (time the worker processes
+spent in match tasks — claim, game, record, the bots' exit — by the worker's log, over
+the ladder's window).
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import re
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -111,40 +116,49 @@ def _set_paused(paused: bool) -> None:
     LadderSettings.objects.filter(pk=1).update(paused=paused)
 
 
-def run_ladder(games: int, processes: int, env: dict[str, str]) -> LadderRun:
-    """Resume the ladder with one worker of ``processes`` pool processes and beat; the
-    time until ``games`` of its matches have finished, measured on the database's
-    clock; those games' tables."""
-    from django.utils import timezone
+class Ladder:
+    """The ladder's scheduler for one run: one match worker of ``processes`` pool
+    processes with beat, and a quick worker, started once and kept between chunks."""
 
-    from catan_arena.core.queues import MATCH_QUEUE, VALIDATION_QUEUE
-    from catan_arena.ladder.selectors import matchmaker_matches
-    from catan_arena.ladder.services import fill_ladder
-    from catan_arena.submissions.storage import materialize
-    from tests.support.celery_worker import CeleryWorker
+    def __init__(self, processes: int, env: dict[str, str]) -> None:
+        from catan_arena.core.queues import MATCH_QUEUE, VALIDATION_QUEUE
+        from tests.support.celery_worker import CeleryWorker
 
-    # The production topology: match workers, and a worker reserved for the quick queue
-    # (validations, the ladder's top-ups), as the compose file's `validator`.
-    worker = CeleryWorker(env, concurrency=processes, beat=True, queues=MATCH_QUEUE)
-    quick = CeleryWorker(env, concurrency=1, queues=VALIDATION_QUEUE)
-    time.sleep(2.0)  # pool processes start their runners (blank sandboxes) after "ready"
-    try:
+        self.processes = processes
+        # The production topology: match workers, and a worker reserved for the quick
+        # queue (validations, the ladder's top-ups), as the compose file's `validator`.
+        self.worker = CeleryWorker(env, concurrency=processes, beat=True, queues=MATCH_QUEUE)
+        self.quick = CeleryWorker(env, concurrency=1, queues=VALIDATION_QUEUE)
+        time.sleep(2.0)  # pool processes start their runners (blank sandboxes) after "ready"
+
+    def chunk(self, games: int) -> LadderRun:
+        """Resume the ladder; the time until ``games`` of its matches have finished,
+        measured on the database's clock; those games' tables. Paused again, and every
+        match it made played, before it returns."""
+        from django.utils import timezone
+
+        from catan_arena.ladder.selectors import matchmaker_matches
+        from catan_arena.ladder.services import fill_ladder
+        from catan_arena.submissions.storage import materialize
+
         first = matchmaker_matches().order_by("-id").values_list("id", flat=True).first() or 0
         mine = matchmaker_matches().filter(id__gt=first)
-        _set_paused(False)
-        start = timezone.now()
-        fill_ladder()  # what beat's next tick would do; from here on the ladder runs itself
-        finished = mine.filter(status="finished")
-        while finished.count() < games:
-            if mine.filter(status__in=("failed", "void")).exists():
-                raise RuntimeError(f"a ladder match failed:\n{worker.output()[-4000:]}")
-            time.sleep(0.2)
-        _set_paused(True)
+        try:
+            _set_paused(False)
+            start = timezone.now()
+            fill_ladder()  # what beat's next tick would do; from here on the ladder runs itself
+            finished = mine.filter(status="finished")
+            while finished.count() < games:
+                if mine.filter(status__in=("failed", "void")).exists():
+                    output = self.worker.output()[-4000:]
+                    raise RuntimeError(f"a ladder match failed:\n{output}")
+                time.sleep(0.05)
+        finally:
+            _set_paused(True)
         played = list(finished.order_by("finished_at").prefetch_related("seats__version")[:games])
         end = played[-1].finished_at
         assert end is not None
         window = (end - start).total_seconds()
-        busy = sum(_overlap(m.started_at, m.finished_at, start, end) for m in mine)
         tables = [
             Table(
                 rules=m.rules,
@@ -157,12 +171,32 @@ def run_ladder(games: int, processes: int, env: dict[str, str]) -> LadderRun:
             for m in played
         ]
         while mine.filter(status__in=("queued", "running")).exists():
-            time.sleep(0.2)
-        return LadderRun(window, busy / (processes * window), tables)
-    finally:
-        _set_paused(True)
-        worker.stop()
-        quick.stop()
+            time.sleep(0.1)  # the bare runner's chunk starts on an idle machine
+        time.sleep(0.5)  # the last task's log line
+        busy = sum(_overlap(a, b, start, end) for a, b in _task_spans(self.worker.output()))
+        return LadderRun(window, busy / (self.processes * window), tables)
+
+    def stop(self) -> None:
+        self.worker.stop()
+        self.quick.stop()
+
+
+TASK_DONE = re.compile(
+    r"^\[(?P<at>[0-9-]+ [0-9:,]+): INFO/[^\]]+\] Task [\w.]+play_match_task\[[^\]]+\] "
+    r"succeeded in (?P<seconds>[0-9.]+)s",
+    re.MULTILINE,
+)
+"""The worker's log line for a match task done: when it ended and how long it ran."""
+
+
+def _task_spans(log: str) -> list[tuple[datetime, datetime]]:
+    """Each match task's [start, end] from the worker's log (its local time): claim,
+    game, record and the bots' exit, all of the time a pool process spent on it."""
+    spans = []
+    for hit in TASK_DONE.finditer(log):
+        end = datetime.strptime(hit["at"], "%Y-%m-%d %H:%M:%S,%f").astimezone()
+        spans.append((end - timedelta(seconds=float(hit["seconds"])), end))
+    return spans
 
 
 def _overlap(a: datetime | None, b: datetime | None, start: datetime, end: datetime) -> float:
@@ -173,13 +207,11 @@ def _overlap(a: datetime | None, b: datetime | None, start: datetime, end: datet
     return max(0.0, (b - max(a, start)).total_seconds())
 
 
-def _bare_process(tables: Any, ready: Any, go: Any, stop: Any, done: Any, niceness: int) -> None:
+def _bare_process(work: Any, ready: Any, done: Any, niceness: int) -> None:
     """One bare-runner process at the workers' ``niceness``: its runner (blank sandboxes
-    started ahead, as a worker's), then the next table from the shared queue until none
-    is left or ``stop`` is set, each finish time sent to ``done``; every seat's bot file
-    in a fresh sandboxed process."""
-    import queue
-
+    started ahead, as a worker's), then the next table from the shared queue until it
+    gets None, each finish time sent to ``done``; every seat's bot file in a fresh
+    sandboxed process."""
     from arena_runner import BotRunner, play_match, resolve_policy
     from engine import RulesConfig
 
@@ -187,12 +219,7 @@ def _bare_process(tables: Any, ready: Any, go: Any, stop: Any, done: Any, nicene
     runner = BotRunner(resolve_policy(), warm=4)
     try:
         ready.put(1)
-        go.wait()
-        while not stop.is_set():
-            try:
-                table: Table = tables.get_nowait()
-            except queue.Empty:
-                break
+        while (table := work.get()) is not None:
             drivers = [runner.driver(Path(p)) for p in table.paths]
             try:
                 play_match(
@@ -211,43 +238,52 @@ def _bare_process(tables: Any, ready: Any, go: Any, stop: Any, done: Any, nicene
         runner.close()
 
 
-def run_bare(tables: list[Table], processes: int) -> float:
-    """Seconds until ``processes`` bare-runner processes have played ``len(tables)``
-    games, each taking the next table when it is free (as the workers do). The ladder
-    is timed to its n-th finished game while its workers are still busy, so the bare
-    runner is too: the other processes play the first tables again meanwhile."""
-    from django.conf import settings
+class Bare:
+    """``processes`` bare-runner processes, started once and kept between chunks."""
 
-    context = multiprocessing.get_context("spawn")
-    work, ready, done = context.Queue(), context.Queue(), context.Queue()
-    for table in [*tables, *tables[:processes]]:
-        work.put(table)
-    go, stop = context.Event(), context.Event()
-    children = [
-        context.Process(
-            target=_bare_process,
-            args=(work, ready, go, stop, done, settings.WORKER_NICENESS),
-        )
-        for _ in range(processes)
-    ]
-    for child in children:
-        child.start()
-    for _ in children:
-        ready.get(timeout=120)  # start-up (imports) outside the clock
-    time.sleep(2.0)  # the blank sandboxes started ahead, as the workers get
-    start = time.perf_counter()
-    go.set()
-    finishes = sorted(float(done.get(timeout=3600)) for _ in tables)
-    stop.set()
-    for child in children:
-        child.join(600)
-    return finishes[-1] - start
+    def __init__(self, processes: int) -> None:
+        from django.conf import settings
+
+        context = multiprocessing.get_context("spawn")
+        self.work, ready, self.done = context.Queue(), context.Queue(), context.Queue()
+        self.children = [
+            context.Process(
+                target=_bare_process, args=(self.work, ready, self.done, settings.WORKER_NICENESS)
+            )
+            for _ in range(processes)
+        ]
+        for child in self.children:
+            child.start()
+        for _ in self.children:
+            ready.get(timeout=120)  # start-up (imports) outside the clock
+        time.sleep(2.0)  # the blank sandboxes started ahead, as the workers get
+
+    def chunk(self, tables: list[Table]) -> float:
+        """Seconds until the processes have played ``len(tables)`` games, each taking
+        the next table when it is free (as the workers do). The ladder is timed to its
+        n-th finished game while its workers are still busy, so the bare runner is too:
+        the other processes play the first tables again meanwhile (waited for, outside
+        the clock)."""
+        extra = tables[: len(self.children) - 1]
+        start = time.perf_counter()
+        for table in [*tables, *extra]:
+            self.work.put(table)
+        finishes = sorted(float(self.done.get(timeout=3600)) for _ in tables)
+        for _ in extra:
+            self.done.get(timeout=3600)
+        return finishes[-1] - start
+
+    def stop(self) -> None:
+        for _ in self.children:
+            self.work.put(None)
+        for child in self.children:
+            child.join(600)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=30, help="games per run (default 30)")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--games", type=int, default=20, help="games per repeat (default 20)")
+    parser.add_argument("--repeats", type=int, default=8)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--decision-seconds", type=float, default=1.0)
     parser.add_argument("--time-bank-seconds", type=float, default=10.0)
@@ -280,13 +316,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{header[0]:>5} {header[1]:>20} {header[2]:>20} {header[3]:>20} {header[4]:>20}")
     for processes in args.processes:
         bare_rates, ladder_rates, ratios, busy = [], [], [], []
-        for _ in range(args.repeats):
-            ladder = run_ladder(args.games, processes, env)
-            bare_seconds = run_bare(ladder.tables, processes)
-            bare_rates.append(60 * args.games / bare_seconds)
-            ladder_rates.append(60 * args.games / ladder.seconds)
-            ratios.append(ladder_rates[-1] / bare_rates[-1])
-            busy.append(ladder.busy)
+        ladder, bare = Ladder(processes, env), Bare(processes)
+        try:
+            ladder.chunk(args.games)  # warm-up of both sides, not counted
+            for _ in range(args.repeats):  # each ladder chunk, then the same tables bare
+                run = ladder.chunk(args.games)
+                bare_seconds = bare.chunk(run.tables)
+                bare_rates.append(60 * args.games / bare_seconds)
+                ladder_rates.append(60 * args.games / run.seconds)
+                ratios.append(ladder_rates[-1] / bare_rates[-1])
+                busy.append(run.busy)
+        finally:
+            ladder.stop()
+            bare.stop()
         print(
             f"{processes:>5} {_spread(bare_rates):>20} {_spread(ladder_rates):>20} "
             f"{_spread(ratios, '.3f'):>20} {_spread(busy, '.3f'):>20}",

@@ -17,7 +17,7 @@ from django.utils import timezone
 from catan_arena.accounts.models import User
 from catan_arena.matches import services
 from catan_arena.matches.models import Match
-from catan_arena.matches.play import play_claim
+from catan_arena.matches.play import play_claim, play_claim_bots_exiting, worker_runner
 from catan_arena.matches.selectors import replay_of
 from catan_arena.matches.services import (
     MatchLimits,
@@ -53,6 +53,27 @@ def test_a_match_is_played_in_the_sandbox_and_recorded(author: User) -> None:
     assert sum(s.won for s in seats) == (1 if match.winner_seat is not None else 0)
     assert all(s.decisions > 0 for s in seats)
     assert RatingChange.objects.filter(match=match).count() == 4
+
+
+@pytest.mark.django_db
+def test_the_bots_exit_beside_the_record_and_are_gone_before_the_next_game(
+    author: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    versions = active_bots(author, 4)
+    match = create_match(versions, limits=FAST, ladder=True)
+    runner = worker_runner()
+    exits: list[threading.Thread] = []
+    real = play_claim_bots_exiting
+
+    def keep_exit(*args: Any, **kwargs: Any) -> Any:
+        played = real(*args, **kwargs)
+        exits.append(played.exiting)
+        return played
+
+    monkeypatch.setattr(services, "play_claim_bots_exiting", keep_exit)
+    assert run_match(match.pk) == "finished"
+    assert len(exits) == 1 and exits[0] is not None
+    assert not exits[0].is_alive() and runner.drivers == []  # all gone when it returns
 
 
 @pytest.mark.django_db
@@ -153,7 +174,7 @@ def test_platform_faults_void_attempts_then_fail_the_match(
     def sandbox_down(claim: object, **_: object) -> None:
         raise OSError("bubblewrap: cannot create namespace")
 
-    monkeypatch.setattr(services, "play_claim", sandbox_down)
+    monkeypatch.setattr(services, "play_claim_bots_exiting", sandbox_down)
     statuses = [run_match(match.pk) for _ in range(3)]
     assert statuses == ["queued", "queued", "failed"]
     match.refresh_from_db()

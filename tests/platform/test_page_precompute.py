@@ -104,7 +104,7 @@ def test_recorded_tallies_equal_a_recount_after_a_mixed_series(
         raise OSError("bubblewrap: cannot create namespace")
 
     failing = create_match(versions, limits=FAST)
-    monkeypatch.setattr(services, "play_claim", sandbox_down)
+    monkeypatch.setattr(services, "play_claim_bots_exiting", sandbox_down)
     assert [run_match(failing.pk) for _ in range(3)] == ["queued", "queued", "failed"]
     monkeypatch.undo()
     cup = create_round_robin("tally cup", versions, limits=FAST, ladder=True)

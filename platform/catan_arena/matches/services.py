@@ -32,7 +32,7 @@ from catan_arena.matches import replay_blob
 from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.play import Claim, play_claim
+from catan_arena.matches.play import Claim, play_claim_bots_exiting
 from catan_arena.matches.signals import match_done
 from catan_arena.submissions.models import BotVersion
 from engine import RulesConfig
@@ -195,13 +195,16 @@ def run_match(match_id: int, worker: str | None = None) -> str | None:
         return None
     try:
         with Heartbeat(claim.match_id, claim.attempt):
-            result = play_claim(claim, on_step=LiveFeed(claim.match_id, claim.attempt))
+            played = play_claim_bots_exiting(claim, on_step=LiveFeed(claim.match_id, claim.attempt))
     except Exception as exc:
         log.exception("match %s attempt %s failed on the platform", match_id, claim.attempt)
         return void_attempt(claim, f"platform fault: {type(exc).__name__}: {exc}")
-    if result.voided:
-        return void_attempt(claim, result.voided)
-    recorded = record_with_retries(claim, result)
+    try:  # written while the bots exit; all gone before the next game
+        if played.result.voided:
+            return void_attempt(claim, played.result.voided)
+        recorded = record_with_retries(claim, played.result)
+    finally:
+        played.wait()
     return str(Status.FINISHED) if recorded else None
 
 
