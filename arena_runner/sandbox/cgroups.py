@@ -257,16 +257,24 @@ def is_running(pid: int) -> bool:
 
 
 def proc_table() -> Iterator[tuple[int, int, int]]:
-    """(pid, ppid, real uid) of every visible process."""
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
+    """(pid, ppid, real uid) of every visible process (``status``'s ``PPid`` and first
+    ``Uid``: the real uid even of a process that made itself non-dumpable, which turns
+    its ``/proc`` entries over to root)."""
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
             continue
         try:
-            status = Path(entry.path, "status").read_text()
-        except OSError:
+            with open(f"/proc/{name}/status", "rb") as file:
+                status = file.read()
+            yield int(name), _status_number(status, b"\nPPid:"), _status_number(status, b"\nUid:")
+        except (OSError, ValueError):
             continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        yield int(entry.name), int(fields["PPid"]), int(fields["Uid"].split()[0])
+
+
+def _status_number(status: bytes, key: bytes) -> int:
+    """The first number after ``key`` in a ``/proc/PID/status`` text."""
+    start = status.index(key) + len(key)
+    return int(status[start : status.index(b"\n", start)].split()[0])
 
 
 def descendants(pid: int) -> list[int]:
