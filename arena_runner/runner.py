@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -87,7 +88,17 @@ class BotRunner:
         if driver in self.drivers:
             self.drivers.remove(driver)
 
+    def release_all(self, drivers: Sequence[SubprocessDriver]) -> None:
+        """:meth:`release` each driver, all asked to exit first so their exits overlap
+        (a game's four bots: ~100 ms one after the other, ~80 ms overlapped)."""
+        for driver in drivers:
+            driver.ask_to_exit()
+        for driver in list(drivers):
+            self.release(driver)
+
     def close(self) -> None:
+        for driver in self.drivers:
+            driver.ask_to_exit()
         for driver in self.drivers:
             driver.close()
         self.drivers.clear()

@@ -6,7 +6,6 @@ import contextlib
 import dataclasses
 import math
 import os
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,7 @@ from arena_runner.faults import classify_death, classify_error
 from arena_runner.logs import CappedLog, LogPump
 from arena_runner.pipes import LineReader, LineTooLong, PipeClosed, PipeTimeout, write_all
 from arena_runner.policy import SandboxPolicy, resolve_policy
-from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
+from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process, wait_for_exit
 from arena_runner.result import Fault, FaultKind
 from arena_runner.sandbox.launch import BOT_MOUNT
 from arena_runner.sandbox.limits import Limits
@@ -221,6 +220,17 @@ class SubprocessDriver:
             for pid in self._proc.chain or [self._proc.bot_pid]:
                 pin_process(pid, cpu)
 
+    def ask_to_exit(self) -> None:
+        """Thaw the process and close its stdin (its runtime exits at the end of input),
+        without waiting: :meth:`close` then waits for it. Asking every bot of a game
+        first lets their exits overlap."""
+        proc = self._proc
+        if proc is not None:
+            proc.thaw()
+            if proc.popen.stdin is not None:
+                with contextlib.suppress(OSError):
+                    proc.popen.stdin.close()
+
     def close(self) -> None:
         """Ask the process to exit (stdin closed), kill it if it does not, reap it."""
         self._release(graceful=True)
@@ -234,11 +244,9 @@ class SubprocessDriver:
         popen = proc.popen
         proc.thaw()
         if graceful and popen.stdin is not None:
-            try:
+            with contextlib.suppress(OSError):
                 popen.stdin.close()
-                popen.wait(EXIT_GRACE)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
+                wait_for_exit(popen, EXIT_GRACE)
         self._killed = popen.poll() is None
         kill_bot_process(proc)
         if self._pump is not None:  # what it wrote last, up to its end of file

@@ -231,8 +231,7 @@ def _bare_process(work: Any, ready: Any, done: Any, niceness: int) -> None:
                     game_seconds=table.game_seconds,
                 )
             finally:
-                for driver in drivers:
-                    runner.release(driver)
+                runner.release_all(drivers)
             done.put(time.perf_counter())
     finally:
         runner.close()

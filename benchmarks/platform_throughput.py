@@ -63,8 +63,7 @@ def _bare_worker(seeds: list[str]) -> int:
             try:
                 play_match(RulesConfig(), seed, drivers, decision_timeout=1.0, time_bank=10.0)
             finally:
-                for driver in drivers:
-                    runner.release(driver)
+                runner.release_all(drivers)
     finally:
         runner.close()
     return len(seeds)

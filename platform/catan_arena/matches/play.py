@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from arena_runner import BotRunner, MatchResult, play_match, resolve_policy
-from arena_runner.subprocess_driver import SubprocessDriver
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.storage import materialize
 from engine import Game, RulesConfig
@@ -98,15 +97,10 @@ def play_claim_bots_exiting(claim: Claim, on_step: Callable[[Game], None] | None
             on_step=on_step,
         )
     except BaseException:
-        _release_all(runner, drivers)
+        runner.release_all(drivers)
         raise
     exiting = threading.Thread(
-        target=_release_all, args=(runner, drivers), name=f"bots-exit-{claim.match_id}"
+        target=runner.release_all, args=(drivers,), name=f"bots-exit-{claim.match_id}"
     )
     exiting.start()
     return Played(result, exiting)
-
-
-def _release_all(runner: BotRunner, drivers: list[SubprocessDriver]) -> None:
-    for driver in drivers:
-        runner.release(driver)
