@@ -68,7 +68,8 @@ def play_match(
 
     A decision with a single legal action (outside trade responses, where a counter-offer
     is always possible) is applied without asking the bot unless ``ask_forced``: the bot
-    sees it in its history at its next decision.
+    sees it in its history at its next decision. A driver with a true ``ask_forced``
+    attribute (a person's seat: they roll the dice themselves) is asked every decision.
 
     Each seat may spend ``game_seconds`` of wall clock deciding in the game (default
     :func:`game_budget`); past it the seat is forfeited. It is also the CPU a bot process
@@ -126,7 +127,11 @@ def play_match(
         while not game.is_over:
             if not ask_forced:
                 legal = game.legal_actions()
-                if len(legal) == 1 and game.phase is not Phase.TRADE_RESPONSE:
+                if (
+                    len(legal) == 1
+                    and game.phase is not Phase.TRADE_RESPONSE
+                    and not getattr(drivers[game.decider], "ask_forced", False)
+                ):
                     seats[game.decider].stats.forced += 1
                     game.apply_unchecked(legal[0])
                     if on_step is not None:

@@ -69,6 +69,8 @@ class PersonDriver:
         self.away_seconds = away_seconds
         self.game_seconds = game_seconds
         self.name = name
+        self.ask_forced = True
+        """The person is asked even when one action is legal (they roll the dice)."""
         self.seat = -1
         self.timeouts = 0
         """Decisions the autopilot played because the person's clock ran out."""

@@ -40,15 +40,18 @@ class DecisionRefused(Invalid):
     """A decision that is not the person's to give now, or not legal."""
 
 
-def autopilot_version() -> BotVersion:
-    """The current version of the house :data:`AUTOPILOT` bot (registered if missing)."""
+def house_version(name: str) -> BotVersion:
+    """The current version of the house bot ``name`` (the built-ins registered if it is
+    missing); :class:`NotFound` for a name that is no built-in."""
     found = (
-        BotVersion.objects.filter(builtin=AUTOPILOT, status=BotVersion.Status.ACTIVE)
+        BotVersion.objects.filter(builtin=name, status=BotVersion.Status.ACTIVE)
         .order_by("-number")
         .first()
     )
     if found is None:
-        found = next(v for v in register_builtins() if v.builtin == AUTOPILOT)
+        found = next((v for v in register_builtins() if v.builtin == name), None)
+    if found is None:
+        raise NotFound(f"no house bot {name!r}")
     return found
 
 
@@ -82,7 +85,7 @@ def start_person_game(
     if not 0 <= seat < players:
         raise Invalid(f"seat {seat + 1} is not one of the {players} seats", field="seat")
     versions = list(bots)
-    versions.insert(seat, autopilot_version())
+    versions.insert(seat, house_version(AUTOPILOT))
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         if admit is not None:
