@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from catan_arena.abtests.fair_use import admit_person_game, lock_author
-from catan_arena.core.errors import AppError, json_error
-from catan_arena.core.page_errors import message_on_refusal
+from catan_arena.core.errors import json_error
+from catan_arena.core.page_errors import json_refusals, message_on_refusal, missing_as_404
 from catan_arena.matches.models import Match
 from catan_arena.matches.person import house_version, note_seen, start_person_game, submit_decision
 from catan_arena.submissions.selectors import bot_named, playing_version
@@ -96,12 +96,8 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _seen(request: HttpRequest, pk: int) -> Any:
-    try:
+    with missing_as_404():
         return note_seen(request.user, pk)
-    except AppError as exc:
-        if exc.status == 404:
-            raise Http404(str(exc)) from None
-        raise
 
 
 @login_required
@@ -134,6 +130,7 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@json_refusals
 def play_decide(request: HttpRequest, pk: int) -> HttpResponse:
     """The person's decision, ``{"step": k, "action": {...}}``: 200 ``{"ok": true}``, or
     the refusal (nothing changed) as ``{"error": {...}}``."""
@@ -143,8 +140,5 @@ def play_decide(request: HttpRequest, pk: int) -> HttpResponse:
         return json_error(400, "invalid", 'send JSON: {"step": k, "action": {...}}')
     if not isinstance(body, dict):
         return json_error(400, "invalid", "send a JSON object")
-    try:
-        submit_decision(request.user, pk, body.get("step"), body.get("action"))
-    except AppError as exc:
-        return json_error(exc.status, exc.code, str(exc))
+    submit_decision(request.user, pk, body.get("step"), body.get("action"))
     return JsonResponse({"ok": True})
