@@ -65,11 +65,13 @@ def set_up(page: Any) -> None:
         click_spot(page, "edge")
 
 
-def trade_for_a_road(page: Any) -> bool:
-    """Trade with the bank for brick or lumber (a road), giving neither; False if the
-    bank offers no such trade now."""
+def trade_for_a_road(page: Any) -> None:
+    """Trade with the bank for brick or lumber (a road), giving neither, or else the
+    first trade the bank offers (a single one is made by the button itself)."""
     page.locator('#play-choices button[data-type="maritime_trade"]').first.click()
     options = page.locator('.play-dialog button[data-type="maritime_trade"]')
+    if not options.count():
+        return
     for i in range(options.count()):
         words = options.nth(i).inner_text()
         gives = words.split(" for ")[0]
@@ -79,9 +81,8 @@ def trade_for_a_road(page: Any) -> bool:
             and "lumber" not in gives
         ):
             options.nth(i).click()
-            return True
-    page.locator(".play-dialog button.cancel").click()
-    return False
+            return
+    options.first.click()  # none for a road: any trade the bank offers
 
 
 def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
@@ -108,7 +109,8 @@ def _decide(page: Any, done: set[str], trades: list[int]) -> bool:
         done.add("robber" if kind == "hex" else "build")
         click_spot(page, str(kind))
         return True
-    if "maritime_trade" in kinds and trades[-1] < 2 and trade_for_a_road(page):
+    if "maritime_trade" in kinds and trades[-1] < 2:
+        trade_for_a_road(page)
         trades[-1] += 1
         done.add("traded")
         return True
