@@ -28,6 +28,7 @@ CLOCKS: dict[str, str] = {
     TimeoutClock.GAME.value: "game budget",
     TimeoutClock.START.value: "start-up",
     TimeoutClock.END.value: "end of game",
+    TimeoutClock.AWAY.value: "the person was away",
 }
 
 

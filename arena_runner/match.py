@@ -68,11 +68,14 @@ def play_match(
 
     A decision with a single legal action (outside trade responses, where a counter-offer
     is always possible) is applied without asking the bot unless ``ask_forced``: the bot
-    sees it in its history at its next decision.
+    sees it in its history at its next decision. A driver with a true ``ask_forced``
+    attribute (a person's seat: they roll the dice themselves) is asked every decision.
 
     Each seat may spend ``game_seconds`` of wall clock deciding in the game (default
     :func:`game_budget`); past it the seat is forfeited. It is also the CPU a bot process
-    must still be allowed (RLIMIT_CPU) when the game starts.
+    must still be allowed (RLIMIT_CPU) when the game starts. A driver with a
+    ``game_seconds`` attribute of its own (a person's seat, :mod:`arena_runner.person`)
+    has that budget instead.
 
     With ``one_cpu`` the match claims one CPU for this thread and every bot process
     (:mod:`arena_runner.affinity`): a decision's hand-over then stays on one core.
@@ -94,9 +97,11 @@ def play_match(
             raise ValueError("the starting position was played under other rules")
         rng = random.Random(f"safe-default/{seed}")
         budget = game_budget(decision_timeout, time_bank) if game_seconds is None else game_seconds
-        seats = [
-            Seat(s, d, time_bank, wall_left=budget, budget=budget) for s, d in enumerate(drivers)
-        ]
+        seats = []
+        for s, d in enumerate(drivers):
+            own = getattr(d, "game_seconds", None)  # a person's seat has a budget of its own
+            wall = budget if own is None else float(own)
+            seats.append(Seat(s, d, time_bank, wall_left=wall, budget=wall))
         pilot_factory = autopilot or default_autopilot()
 
         def take_over(seat: Seat) -> None:
@@ -122,7 +127,11 @@ def play_match(
         while not game.is_over:
             if not ask_forced:
                 legal = game.legal_actions()
-                if len(legal) == 1 and game.phase is not Phase.TRADE_RESPONSE:
+                if (
+                    len(legal) == 1
+                    and game.phase is not Phase.TRADE_RESPONSE
+                    and not getattr(drivers[game.decider], "ask_forced", False)
+                ):
                     seats[game.decider].stats.forced += 1
                     game.apply_unchecked(legal[0])
                     if on_step is not None:

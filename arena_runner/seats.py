@@ -48,10 +48,13 @@ class Seat:
         return self.forfeit is None and not self.platform_failed
 
     def record(self, fault: Fault, max_strikes: int) -> None:
-        """Add a fault; forfeit on a dead process or the ``max_strikes``-th strike."""
+        """Add a fault; forfeit on a dead process, a person away too long or the
+        ``max_strikes``-th strike."""
         self.faults.append(fault)
         if fault.kind is FaultKind.PLATFORM:
             self.platform_failed = True
+        elif fault.clock is TimeoutClock.AWAY:
+            self._forfeit(fault.step, fault.message)
         elif not self.driver.alive:
             self._forfeit(fault.step, f"its process is gone ({fault.kind.value}: {fault.message})")
         elif self.strikes >= max_strikes:

@@ -47,6 +47,9 @@ class TimeoutClock(Enum):
     """Importing the bot and ``on_game_start``."""
     END = "end"
     """Answering the end-of-game message."""
+    AWAY = "away"
+    """A person's seat: no sign of the person for longer than allowed (the seat is
+    forfeited to the autopilot; see :mod:`arena_runner.person`)."""
 
     @property
     def label(self) -> str:
@@ -60,6 +63,7 @@ _LABELS = {
     TimeoutClock.GAME: "the game's wall-clock budget",
     TimeoutClock.START: "the start-up limit",
     TimeoutClock.END: "the end-of-game limit",
+    TimeoutClock.AWAY: "the time a person may be away",
 }
 
 THINK_LESS = "think less per decision (clock.decision); keep clock.bank for the odd long one"
@@ -121,3 +125,11 @@ def start_up(seconds: float, used_cpu: float | None = None) -> str:
 def end_of_game(seconds: float) -> str:
     """The end-of-game message was not answered in time."""
     return f"no answer to the end of the game within {seconds:.3g} s: return from on_game_end fast"
+
+
+def person_away(seconds: float) -> str:
+    """A person's seat heard nothing from its person for ``seconds``."""
+    return (
+        f"the person was away for more than {seconds:.3g} s: the autopilot plays the rest "
+        "of the game"
+    )

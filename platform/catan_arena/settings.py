@@ -299,6 +299,10 @@ AUTHOR_AB_TESTS = positive_int("CATAN_ARENA_AUTHOR_AB_TESTS", 2)
 """A/B tests one author may have running at once."""
 AB_MAX_PAIRS = positive_int("CATAN_ARENA_AB_MAX_PAIRS", 400)
 """The most pairs an A/B test may ask for (its limits are at most the ladder's)."""
+PERSON_DECISION_SECONDS = positive_float("CATAN_ARENA_PERSON_DECISION_SECONDS", 60.0)
+"""A person's clock per decision in a game against the bots (then the autopilot plays it)."""
+PERSON_AWAY_SECONDS = positive_float("CATAN_ARENA_PERSON_AWAY_SECONDS", 300.0)
+"""A person whose page has not asked for this long forfeits the game to the autopilot."""
 HOUSE_BOTS_ON_LADDER = env_bool("CATAN_ARENA_HOUSE_BOTS_ON_LADDER", default=True)
 """The built-in bots are on the ladder from the first start (the matchmaker registers them)."""
 

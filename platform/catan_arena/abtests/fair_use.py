@@ -13,6 +13,8 @@ The limits are settings (``CATAN_ARENA_AUTHOR_*``, ``CATAN_ARENA_AB_MAX_PAIRS``,
   waiting for or in validation, at most ``AUTHOR_MATCHES_IN_FLIGHT`` (the ladder's and
   tournaments' matches are not the author's requests: the matchmaker limits those per
   version);
+- **a person's game against the bots** (:mod:`catan_arena.matches.person`, one at a
+  time per person) counts as one match in flight (:func:`admit_person_game`);
 - **A/B tests**: at most ``AUTHOR_AB_TESTS`` running per author; each pair is queued
   only while its two games fit in flight.
 
@@ -41,11 +43,12 @@ class FairUseExceeded(RateLimited):
 
 def matches_in_flight(user: User) -> int:
     """The author's work queued or running on the workers: A/B games they requested,
-    and their versions waiting for or in validation."""
+    their game against the bots, and their versions waiting for or in validation."""
     from catan_arena.matches.models import Match
     from catan_arena.submissions.models import BotVersion
 
     games = Match.objects.filter(ab_test__requested_by=user, status__in=Match.IN_FLIGHT).count()
+    games += Match.objects.filter(person=user, status__in=Match.IN_FLIGHT).count()
     waiting = BotVersion.IN_VALIDATION
     checks = BotVersion.objects.filter(bot__owner=user, status__in=waiting).count()
     return games + checks
@@ -116,3 +119,10 @@ def admit_ab_test(user: User) -> None:
             "to finish or cancel one"
         )
     require_room(user, 2, "an A/B test's first pair")
+
+
+def admit_person_game(user: User) -> None:
+    """Raise :class:`FairUseExceeded` unless a game against the bots fits in the
+    person's room (call it under :func:`lock_author`, as
+    :func:`~catan_arena.matches.person.start_person_game` does with its ``admit``)."""
+    require_room(user, 1, "a game against the bots")

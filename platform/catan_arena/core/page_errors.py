@@ -5,18 +5,22 @@ it) or an error message, never a 500. Used by the site's views and the admin.
 - :class:`Refusal` for a page with a form: ``with refusal.catch(): service(...)``, then
   render with ``refusal.status``;
 - :func:`message_on_refusal` for a button that redirects: the refusal is a message;
-- :func:`as_validation_error` inside a form's ``clean``."""
+- :func:`as_validation_error` inside a form's ``clean``;
+- :func:`json_refusals` for a page's JSON endpoint (the play page's): the API's error
+  shape with the error's status; a missing thing (404) is the page's 404."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 
-from catan_arena.core.errors import AppError
+from catan_arena.core.errors import AppError, json_error
 
 
 def page_status(error: AppError) -> int:
@@ -73,3 +77,29 @@ def as_validation_error() -> Iterator[None]:
         yield
     except AppError as exc:
         raise forms.ValidationError(exc.message) from None
+
+
+def json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page's JSON endpoint: a service's refusal is answered as the API's error shape
+    (:func:`~catan_arena.core.errors.json_error`) with its status, never a 500."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except AppError as exc:
+            return json_error(exc.status, exc.code, exc.message)
+
+    return wrapped
+
+
+@contextmanager
+def missing_as_404() -> Iterator[None]:
+    """A page: a service's "no such thing" (404) is the page's 404; its other refusals
+    keep theirs (a ``Forbidden`` is Django's 403)."""
+    try:
+        yield
+    except AppError as exc:
+        if exc.status == 404:
+            raise Http404(exc.message) from None
+        raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -67,6 +68,14 @@ class Match(models.Model):
     termination = models.CharField(max_length=40, blank=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     sandbox_tier = models.CharField(max_length=40, blank=True)
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="person_games",
+        help_text="A game with a person in one seat (:class:`PersonSeat`): never rated.",
+    )
     live = models.JSONField(
         null=True,
         blank=True,
@@ -95,14 +104,16 @@ class Match(models.Model):
     def kind(self) -> str:
         """What the match was made for, one of :data:`KINDS`: a tournament's game (which
         may also move the ladder: ``ladder``), an A/B test's, the ladder's, or none of
-        them (an exhibition)."""
+        them (an exhibition); or a game a person played against bots (``person``)."""
+        if self.person_id is not None:
+            return "person"
         if self.tournament_id is not None:
             return "tournament"
         if self.ab_test_id is not None:
             return "ab_test"
         return "ladder" if self.ladder else "exhibition"
 
-    KINDS = ("tournament", "ab_test", "ladder", "exhibition")
+    KINDS = ("tournament", "ab_test", "ladder", "exhibition", "person")
 
 
 class MatchSeat(models.Model):
@@ -135,6 +146,30 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}"
+
+
+class PersonSeat(models.Model):
+    """The seat a person plays in a match, and the one decision between the person's
+    page and the worker (:mod:`catan_arena.matches.person`): the worker posts ``step``
+    and its ``legal`` actions with a ``deadline``; the person's checked ``answer`` for
+    that step; ``seen_at``, the person's page's last poll (absence forfeits)."""
+
+    match = models.OneToOneField(
+        Match, models.CASCADE, primary_key=True, related_name="person_seat"
+    )
+    seat = models.PositiveSmallIntegerField()
+    decision_seconds = models.FloatField(help_text="The person's clock per decision.")
+    away_seconds = models.FloatField(help_text="Unseen this long: forfeited to the autopilot.")
+    step = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The decision waiting for the person (None: none)."
+    )
+    legal = models.JSONField(default=list, blank=True, help_text="Its legal actions (JSON).")
+    deadline = models.DateTimeField(null=True, blank=True)
+    answer = models.JSONField(null=True, blank=True, help_text="The person's checked action.")
+    seen_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}: a person in seat {self.seat}"
 
 
 class SeatTally(models.Model):

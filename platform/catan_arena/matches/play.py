@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from arena_runner import BotRunner, MatchResult, play_match, resolve_policy
+from arena_runner import (
+    BotRunner,
+    MatchResult,
+    SeatDriver,
+    SubprocessDriver,
+    play_match,
+    resolve_policy,
+)
+from arena_runner.match import default_autopilot
+from arena_runner.person import PersonDriver
+from catan_arena.matches.person_mailbox import DatabaseMailbox, PersonClaim
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.storage import materialize
 from engine import Game, RulesConfig
@@ -31,6 +41,16 @@ class Claim:
     time_bank_seconds: float
     game_seconds: float
     versions: tuple[BotVersion, ...]
+    person: PersonClaim | None = None
+    """A person's game: their seat (its version is the autopilot's stand-in, not run)."""
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name in the replay (a person's: their name)."""
+        names = [str(v) for v in self.versions]
+        if self.person is not None:
+            names[self.person.seat] = self.person.name
+        return names
 
 
 def worker_runner() -> BotRunner:
@@ -79,13 +99,30 @@ def play_claim_bots_exiting(claim: Claim, on_step: Callable[[Game], None] | None
     thread meanwhile (each asked to exit, then killed and reaped: ~30 ms a bot), so
     the caller records the result during their exit instead of after it. The caller
     must :meth:`Played.wait` before it starts another game. A game that raises leaves
-    with every bot already gone."""
+    with every bot already gone. A person's seat is a
+    :class:`~arena_runner.person.PersonDriver` on the match's database row."""
     runner = worker_runner()
-    paths = [materialize(version) for version in claim.versions]
-    drivers = []
+    person = claim.person
+    game = Game.new(claim.rules, claim.seed)
+    drivers: list[SeatDriver] = []
+    started: list[SubprocessDriver] = []
     try:
-        for version, path in zip(claim.versions, paths, strict=True):
-            drivers.append(runner.driver(path, name=str(version)))
+        for seat, version in enumerate(claim.versions):
+            if person is not None and seat == person.seat:
+                mailbox = DatabaseMailbox(claim.match_id, claim.attempt, game, claim.names)
+                drivers.append(
+                    PersonDriver(
+                        mailbox,
+                        default_autopilot(),
+                        decision_seconds=person.decision_seconds,
+                        away_seconds=person.away_seconds,
+                        name=person.name,
+                    )
+                )
+                continue
+            driver = runner.driver(materialize(version), name=str(version))
+            started.append(driver)
+            drivers.append(driver)
         result = play_match(
             claim.rules,
             claim.seed,
@@ -93,14 +130,15 @@ def play_claim_bots_exiting(claim: Claim, on_step: Callable[[Game], None] | None
             decision_timeout=claim.decision_seconds,
             time_bank=claim.time_bank_seconds,
             game_seconds=claim.game_seconds,
-            seat_names=[str(v) for v in claim.versions],
+            seat_names=claim.names,
             on_step=on_step,
+            start=game,
         )
     except BaseException:
-        runner.release_all(drivers)
+        runner.release_all(started)
         raise
     exiting = threading.Thread(
-        target=runner.release_all, args=(drivers,), name=f"bots-exit-{claim.match_id}"
+        target=runner.release_all, args=(started,), name=f"bots-exit-{claim.match_id}"
     )
     exiting.start()
     return Played(result, exiting)

@@ -12,7 +12,7 @@ from django.http import Http404
 from arena_runner.disclosure import public_fault, public_forfeit
 from catan_arena.core.errors import NotFound
 from catan_arena.matches import replay_blob
-from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.models import Match, MatchSeat, PersonSeat
 from catan_arena.submissions.selectors import is_author
 
 
@@ -209,3 +209,13 @@ def recent_matches_of(bot_id: int, matches: QuerySet[Match], limit: int = 20) ->
     seats = MatchSeat.objects.filter(version__bot_id=bot_id).order_by("-match_id")
     ids = list(dict.fromkeys(seats.values_list("match_id", flat=True)[: 4 * limit]))[:limit]
     return list(matches.filter(pk__in=ids).order_by("-id"))
+
+
+def person_in(match: Match) -> tuple[int, str] | None:
+    """A person's game: (the person's seat, their name); None for a game of bots."""
+    if match.person_id is None:
+        return None
+    found = PersonSeat.objects.filter(match_id=match.pk).select_related("match__person").first()
+    if found is None or found.match.person is None:
+        return None
+    return found.seat, found.match.person.username

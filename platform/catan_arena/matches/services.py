@@ -27,11 +27,13 @@ from django.utils import timezone
 from arena_runner import MatchResult
 from arena_runner.clock_limits import clock_problem, game_budget
 from arena_runner.match import worst_case_seconds
+from arena_runner.person import PERSON_GAME_SECONDS
 from catan_arena.core import dispatch
 from catan_arena.matches import replay_blob
 from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
-from catan_arena.matches.models import Match, MatchSeat
+from catan_arena.matches.models import Match, MatchSeat, PersonSeat
+from catan_arena.matches.person_mailbox import PersonClaim
 from catan_arena.matches.play import Claim, play_claim_bots_exiting
 from catan_arena.matches.signals import match_done
 from catan_arena.submissions.models import BotVersion
@@ -88,6 +90,23 @@ def match_budget(players: int, game_seconds: float) -> float:
     return worst_case_seconds(players, game_seconds) + TASK_MARGIN
 
 
+def budget_of(match: Match) -> float:
+    """:func:`match_budget` of ``match``; a person's game adds the person's whole
+    budget (:data:`~arena_runner.person.PERSON_GAME_SECONDS`)."""
+    budget = match_budget(match.players, match.game_seconds)
+    return budget + (PERSON_GAME_SECONDS if match.person_id is not None else 0.0)
+
+
+@dataclass(frozen=True)
+class PersonSetup:
+    """A person's seat in a new match: who, where, and the person's clocks."""
+
+    user_id: int
+    seat: int
+    decision_seconds: float
+    away_seconds: float
+
+
 def create_match(
     versions: Sequence[BotVersion],
     *,
@@ -98,9 +117,11 @@ def create_match(
     round: int | None = None,
     seed: str | None = None,
     ab_test_id: int | None = None,
+    person: PersonSetup | None = None,
 ) -> Match:
     """A queued match with ``versions[s]`` in seat ``s`` (queued to a worker on commit).
-    The seed is fresh from :func:`engine.rng.new_seed` (128 bits) unless given."""
+    The seed is fresh from :func:`engine.rng.new_seed` (128 bits) unless given. With
+    ``person``, that seat is a person's (its version is the autopilot's stand-in)."""
     rules = rules or RulesConfig(players=len(versions))
     if rules.players != len(versions) or len(versions) not in PLAYER_COUNTS:
         raise ValueError(f"a match seats 3 or 4 versions; the rules say {rules.players}")
@@ -117,11 +138,19 @@ def create_match(
             tournament_id=tournament_id,
             round=round,
             ab_test_id=ab_test_id,
+            person_id=None if person is None else person.user_id,
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=s, version=v) for s, v in enumerate(versions)
         )
-        dispatch.on_commit_play(match.pk, match_budget(rules.players, limits.per_seat))
+        if person is not None:
+            PersonSeat.objects.create(
+                match=match,
+                seat=person.seat,
+                decision_seconds=person.decision_seconds,
+                away_seconds=person.away_seconds,
+            )
+        dispatch.on_commit_play(match.pk, budget_of(match))
     return match
 
 
@@ -164,7 +193,7 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
             if match.attempts >= match.max_attempts:
                 _give_up(match)
                 return None
-        budget = match_budget(match.players, match.game_seconds)
+        budget = budget_of(match)
         match.status = Status.RUNNING
         match.attempts += 1
         match.worker = (worker or worker_name())[:200]
@@ -174,6 +203,7 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         match.live = None
         match.save(update_fields=CLAIM_FIELDS)
         seats = list(match.seats.select_related("version__bot").order_by("seat"))
+        person = _person_claim(match)
     return Claim(
         match_id=match.pk,
         attempt=match.attempts,
@@ -183,6 +213,22 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         time_bank_seconds=match.time_bank_seconds,
         game_seconds=match.game_seconds,
         versions=tuple(seat.version for seat in seats),
+        person=person,
+    )
+
+
+def _person_claim(match: Match) -> PersonClaim | None:
+    """The person of a person's game (seen now: the worker's wait starts afresh)."""
+    if match.person_id is None:
+        return None
+    seat = PersonSeat.objects.select_related("match__person").get(match=match)
+    seat.seen_at = timezone.now()
+    seat.save(update_fields=["seen_at"])
+    return PersonClaim(
+        seat.seat,
+        seat.decision_seconds,
+        seat.away_seconds,
+        f"{seat.match.person.username} (person)" if seat.match.person else "person",
     )
 
 
@@ -342,7 +388,7 @@ def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
     cutoff = now - timedelta(seconds=settings.REDISPATCH_SECONDS)
     lost = list(
         Match.objects.filter(status=Status.QUEUED, queued_at__lt=cutoff).only(
-            "pk", "rules", "game_seconds"
+            "pk", "rules", "game_seconds", "person_id"
         )
     )
     backlog = dispatch.broker_backlog() if lost else None
@@ -352,7 +398,7 @@ def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
     for match in lost:
         with transaction.atomic():
             if Match.objects.filter(pk=match.pk, status=Status.QUEUED).update(queued_at=now):
-                dispatch.on_commit_play(match.pk, match_budget(match.players, match.game_seconds))
+                dispatch.on_commit_play(match.pk, budget_of(match))
                 ids.append(match.pk)
     if ids:
         log.warning("re-queued %d matches the broker lost: %s", len(ids), ids[:20])
@@ -389,7 +435,7 @@ def _requeue(match: Match) -> None:
     match.live = None
     match.queued_at = timezone.now()
     match.save()
-    dispatch.on_commit_play(match.pk, match_budget(match.players, match.game_seconds))
+    dispatch.on_commit_play(match.pk, budget_of(match))
 
 
 def _give_up(match: Match) -> None:

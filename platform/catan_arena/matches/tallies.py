@@ -26,7 +26,7 @@ SELECT s.version_id, s.seat, m.ladder, COUNT(*),
        SUM(CASE WHEN s.won THEN 1 ELSE 0 END), COUNT(s.placing), COALESCE(SUM(s.placing), 0),
        COALESCE(SUM(s.points), 0), SUM(CASE WHEN s.forfeit IS NULL THEN 0 ELSE 1 END)
 FROM {seat} s JOIN {match} m ON m.id = s.match_id
-WHERE m.status = %s
+WHERE m.status = %s AND m.person_id IS NULL
 GROUP BY s.version_id, s.seat, m.ladder
 """
 """Every version's finished games per seat and kind, from the history (one query)."""
@@ -37,7 +37,7 @@ SELECT a.version_id, b.version_id, COUNT(*),
        SUM(CASE WHEN a.placing > b.placing THEN 1 ELSE 0 END)
 FROM {seat} a JOIN {seat} b ON b.match_id = a.match_id AND b.seat <> a.seat
 JOIN {match} m ON m.id = a.match_id
-WHERE m.status = %s
+WHERE m.status = %s AND m.person_id IS NULL
 GROUP BY a.version_id, b.version_id
 """
 """Every ordered pair of versions' games together, from the history (one query)."""
@@ -45,8 +45,9 @@ GROUP BY a.version_id, b.version_id
 
 def count_result(match: Match) -> None:
     """Add ``match`` (just recorded ``finished``) to the tallies; call inside the
-    transaction that recorded it. Anything else (``failed``) counts nothing."""
-    if match.status != Match.Status.FINISHED:
+    transaction that recorded it. Anything else (``failed``) counts nothing, nor does a
+    person's game (:mod:`.person`: the bots' record is their games among bots)."""
+    if match.status != Match.Status.FINISHED or match.person_id is not None:
         return
     seats = list(
         MatchSeat.objects.filter(match=match).values_list(

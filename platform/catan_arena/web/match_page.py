@@ -15,7 +15,13 @@ from django.utils.safestring import SafeString
 
 from catan_arena.abtests.selectors import visible_ab_tests
 from catan_arena.matches.models import Match, MatchSeat
-from catan_arena.matches.selectors import may_watch, seat_faults, seat_forfeit, seats_of
+from catan_arena.matches.selectors import (
+    may_watch,
+    person_in,
+    seat_faults,
+    seat_forfeit,
+    seats_of,
+)
 from catan_arena.submissions.selectors import is_author
 from catan_arena.web.board_svg import mark_svg
 from catan_arena.web.replay_view import SEAT_NAMES
@@ -25,6 +31,7 @@ KIND_LABELS = {
     "ab_test": "A/B test game",
     "ladder": "Ladder game",
     "exhibition": "Exhibition game",
+    "person": "A game with a person against bots (never rated)",
 }
 """One label per :attr:`Match.kind <catan_arena.matches.models.Match.kind>`."""
 
@@ -74,6 +81,8 @@ class SeatRow:
     """The time bank left at the end, of the match's bank ("—" until it is recorded)."""
     log_url: str | None
     """The seat's log, for its bot's author (and staff) once the match is finished."""
+    person: str | None = None
+    """A person's seat: their name (its version is only the autopilot's stand-in)."""
 
     @property
     def mark(self) -> str:
@@ -84,6 +93,7 @@ class SeatRow:
 def seat_rows(match: Match, user: Any) -> list[SeatRow]:
     """Each seat as ``user`` may read it."""
     finished = match.status == Match.Status.FINISHED
+    person = person_in(match)
     rows = []
     for s in seats_of(match):
         owner = is_author(user, s.version.bot.owner_id)
@@ -100,6 +110,7 @@ def seat_rows(match: Match, user: Any) -> list[SeatRow]:
                 log_url=reverse("web:seat-log", args=[match.pk, s.seat])
                 if owner and finished
                 else None,
+                person=person[1] if person is not None and person[0] == s.seat else None,
             )
         )
     return rows

@@ -3,7 +3,7 @@ from django.urls import path, reverse_lazy
 from django.views.generic import RedirectView
 
 from catan_arena.core import params  # noqa: F401  (registers <id:…>)
-from catan_arena.web import accounts, authoring, organizing, replay_pages, views
+from catan_arena.web import accounts, authoring, organizing, play, replay_pages, views
 from catan_arena.web.guides import GUIDES
 
 app_name = "web"
@@ -14,6 +14,10 @@ urlpatterns = [
     path("bots/<slug:name>/", views.bot, name="bot"),
     path("bots/<slug:name>/versions/", authoring.versions, name="bot-versions"),
     path("bots/<slug:name>/ab-tests/", authoring.start_ab_test, name="ab-test"),
+    path("bots/<slug:name>/play/", play.start_game, name="play-start"),
+    path("play/<id:pk>/", play.play, name="play"),
+    path("play/<id:pk>/state/", play.play_state, name="play-state"),
+    path("play/<id:pk>/decide/", play.play_decide, name="play-decide"),
     path("upload/", authoring.upload, name="upload"),
     path("docs/", RedirectView.as_view(url=reverse_lazy("web:guide", args=[GUIDES[0].slug]))),
     path("docs/<slug:slug>/", views.guide, name="guide"),

@@ -32,6 +32,7 @@ from catan_arena.web import charts, guides, live, organizing, selectors
 from catan_arena.web.authoring import ABTestForm, validating, version_rows
 from catan_arena.web.live import live_view
 from catan_arena.web.match_page import match_context
+from catan_arena.web.play import PlayForm
 from catan_arena.web.replay_pages import ending_of
 from engine.replay import Replay
 
@@ -80,6 +81,7 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
         "seats": selectors.seat_statistics(found),
         "head_to_head": selectors.head_to_head(found),
         "is_owner": is_owner,
+        "play_form": PlayForm(),
     }
     if is_owner:
         context["ab_tests"] = selectors.ab_tests_of(found, request.user)

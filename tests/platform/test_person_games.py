@@ -1,0 +1,187 @@
+"""A person's game against bots (issue 23) on real parts: a ``celery worker`` plays the
+bots in their sandboxes and waits for the person's decisions in the database; forged
+decisions are refused with a message and change nothing (each beside its control); a
+person who leaves is forfeited to the autopilot, which finishes the game; the game is an
+ordinary finished match, marked as a person's, never rated and not in the bots'
+tallies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+from catan_arena.abtests.fair_use import FairUseExceeded, admit_person_game, lock_author
+from catan_arena.accounts.models import User
+from catan_arena.core.errors import Conflict, Forbidden
+from catan_arena.matches.models import Match, PersonSeat, SeatTally
+from catan_arena.matches.person import (
+    DecisionRefused,
+    note_seen,
+    start_person_game,
+    submit_decision,
+)
+from catan_arena.matches.person_mailbox import DatabaseMailbox
+from catan_arena.matches.selectors import replay_of
+from catan_arena.matches.services import claim_match
+from catan_arena.ratings.models import RatingChange
+from catan_arena.submissions.models import BotVersion
+from catan_arena.submissions.services import register_builtins
+from engine import Game, RulesConfig
+from engine.actions import action_to_json
+from tests.support.celery_worker import CeleryWorker, wait_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+
+
+@pytest.fixture
+def house() -> list[BotVersion]:
+    """heuristic, random, random: the issue's table."""
+    by_name = {v.builtin: v for v in register_builtins()}
+    return [by_name["heuristic"], by_name["random"], by_name["random"]]
+
+
+@pytest.fixture
+def person(db: None) -> User:
+    return User.objects.create_user("player", password="not-used-here-4521")
+
+
+def waiting(seat: PersonSeat) -> bool:
+    seat.refresh_from_db()
+    return seat.step is not None and bool(seat.legal)
+
+
+def admit(user: User) -> Any:
+    def check() -> None:
+        lock_author(user.pk)
+        admit_person_game(user)
+
+    return check
+
+
+def test_starting_a_game_is_for_a_signed_in_person_one_at_a_time(
+    person: User, house: list[BotVersion]
+) -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    with pytest.raises(Forbidden):
+        start_person_game(AnonymousUser(), house)  # type: ignore[arg-type]
+    first = start_person_game(person, house, seat=0, admit=admit(person))  # the control
+    assert first.kind == "person" and first.status == "queued" and not first.ladder
+    assert [s.version.builtin for s in first.seats.order_by("seat")] == [
+        "heuristic", "heuristic", "random", "random",
+    ]  # fmt: skip
+    with pytest.raises(Conflict, match="already have a game in progress"):
+        start_person_game(person, house, admit=admit(person))
+    assert Match.objects.filter(person=person).count() == 1
+
+
+@override_settings(AUTHOR_MATCHES_IN_FLIGHT=1)
+def test_a_persons_game_counts_against_their_fair_use(
+    person: User, house: list[BotVersion]
+) -> None:
+    start_person_game(person, house, seat=0, admit=admit(person))  # the control: room for one
+    Match.objects.filter(person=person).update(status="finished")
+    BotVersion.objects.create(
+        bot=house[0].bot.__class__.objects.create(name="mine", owner=person),
+        number=1,
+        content=house[0].content,
+        kind=house[0].kind,
+        status=BotVersion.Status.PENDING,
+    )  # a validation in flight fills the room
+    with pytest.raises(FairUseExceeded):
+        start_person_game(person, house, seat=0, admit=admit(person))
+    assert Match.objects.filter(person=person).count() == 1
+
+
+def test_forged_decisions_are_refused_and_change_nothing(
+    person: User, house: list[BotVersion]
+) -> None:
+    """Without a worker: the match claimed here and a decision posted as the worker
+    posts it, so every refusal meets the exact position."""
+    match = start_person_game(person, house, seat=0, admit=admit(person))
+    claim = claim_match(match.pk, worker="test:1:1")
+    assert claim is not None
+    game = Game.new(RulesConfig(players=4), claim.seed)
+    mailbox = DatabaseMailbox(match.pk, claim.attempt, game, claim.names)
+    mailbox.post(0, game.observe(0), deadline=4e9)
+    seat = PersonSeat.objects.get(match=match)
+    legal = seat.legal[0]
+
+    def unchanged() -> None:
+        seat.refresh_from_db()
+        assert seat.answer is None and seat.step == 0
+
+    stranger = User.objects.create_user("stranger", password="not-used-here-4521")
+    with pytest.raises(Forbidden):  # another person's game
+        submit_decision(stranger, match.pk, 0, legal)
+    unchanged()
+    with pytest.raises(DecisionRefused, match="not one of your legal actions"):
+        submit_decision(person, match.pk, 0, {"type": "build_city", "node": 0})
+    unchanged()
+    with pytest.raises(DecisionRefused, match="not an action"):
+        submit_decision(person, match.pk, 0, {"type": "build_settlement", "node": 99})
+    unchanged()
+    for stale in (1, -1, "0", True):
+        with pytest.raises(DecisionRefused):
+            submit_decision(person, match.pk, stale, legal)
+        unchanged()
+    # another seat's decision
+    game.apply(game.legal_actions()[0])
+    game.apply(game.legal_actions()[0])
+    mailbox.post(2, game.observe(0), deadline=4e9)  # seat 1 to decide: nothing of seat 0's
+    other = action_to_json(game.legal_actions()[0])
+    with pytest.raises(DecisionRefused, match="not one of your legal actions"):
+        submit_decision(person, match.pk, 2, other)
+    mailbox.post(2, game.observe(1), deadline=4e9)  # even seat 1's list posted by mistake
+    with pytest.raises(DecisionRefused, match="another seat's decision"):
+        submit_decision(person, match.pk, 2, other)  # Game.check's position refuses it
+    seat.refresh_from_db()
+    assert seat.answer is None
+    # the control: seat 0's own decision, legal, at the step waiting, is taken once
+    game = Game.new(RulesConfig(players=4), claim.seed)
+    mailbox.game = game
+    mailbox.post(0, game.observe(0), deadline=4e9)
+    submit_decision(person, match.pk, 0, legal)
+    seat.refresh_from_db()
+    assert seat.answer == {"step": 0, "action": legal}
+    assert mailbox.answer(0) is not None
+    with pytest.raises(DecisionRefused, match="already taken"):
+        submit_decision(person, match.pk, 0, seat.legal[1])
+    seat.refresh_from_db()
+    assert seat.answer == {"step": 0, "action": legal}
+
+
+def test_a_worker_plays_the_persons_decisions_then_the_autopilot_after_they_leave(
+    server_mode: dict[str, str], workers: list[Any], person: User, house: list[BotVersion]
+) -> None:
+    workers.append(CeleryWorker(server_mode, concurrency=1))
+    match = start_person_game(person, house, seat=0, decision_seconds=60, away_seconds=8)
+    seat = PersonSeat.objects.get(match=match)
+    chosen = []
+    for _ in range(4):  # the set-up: settlement, road, and on after the bots' turns
+        wait_for(lambda: waiting(seat), 120, "the person's decision", workers[0])
+        action = seat.legal[-1]
+        note_seen(person, match.pk)
+        submit_decision(person, match.pk, seat.step, action)
+        chosen.append((seat.step, action))
+        wait_for(lambda s=seat.step: not waiting(seat) or seat.step != s, 30, "taken", workers[0])
+    # the person leaves: after 8 s unseen the autopilot plays the rest
+
+    def over() -> bool:
+        match.refresh_from_db()
+        return match.status in Match.DONE
+
+    wait_for(over, 300, "the game finished by the autopilot", workers[0])
+    assert match.status == "finished" and match.kind == "person"
+    replay = replay_of(match)
+    assert replay is not None
+    assert replay["seats"][0]["name"] == "player (person)"
+    steps = replay["steps"]
+    for step, action in chosen:
+        assert steps[step]["seat"] == 0 and steps[step]["action"] == action
+    row = match.seats.get(seat=0)
+    assert row.forfeit is not None and "away" in row.forfeit["reason"]
+    assert not RatingChange.objects.filter(match=match).exists()
+    assert not SeatTally.objects.exists()  # a person's game is not in the bots' record

@@ -1,0 +1,118 @@
+"""The pages of a person's game (issue 23) through Django's test client: start it from a
+bot's page, the play page is the person's alone, its state offers exactly the legal
+actions the worker posted (board spots for pieces) and the person's own hand only, and a
+forged decision posted to it is refused with a message, changing nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from django.test import Client
+
+from catan_arena.accounts.models import User
+from catan_arena.matches.models import Match, PersonSeat
+from catan_arena.matches.person_mailbox import DatabaseMailbox
+from catan_arena.matches.services import claim_match
+from catan_arena.submissions.services import register_builtins
+from engine import Game, RulesConfig
+from engine.actions import action_to_json
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def player() -> Client:
+    User.objects.create_user("player", password="pass-4521-word")
+    client = Client()
+    client.force_login(User.objects.get(username="player"))
+    return client
+
+
+def start(client: Client, seat: str = "0") -> Match:
+    register_builtins()
+    answer = client.post(
+        "/bots/heuristic/play/", {"players": "4", "fillers": "random", "seat": seat}
+    )
+    match = Match.objects.get(person__username="player")
+    assert answer.status_code == 302 and answer["Location"] == f"/play/{match.pk}/"
+    return match
+
+
+def posted(match: Match) -> Game:
+    """Claim the match and post seat 0's first decision as the worker does."""
+    claim = claim_match(match.pk, worker="test:1:1")
+    assert claim is not None
+    game = Game.new(RulesConfig(players=4), claim.seed)
+    DatabaseMailbox(match.pk, claim.attempt, game, claim.names).post(0, game.observe(0), 4e9)
+    return game
+
+
+def state(client: Client, match: Match) -> dict[str, Any]:
+    answer = client.get(f"/play/{match.pk}/state/")
+    assert answer.status_code == 200
+    data: dict[str, Any] = orjson.loads(answer.content)
+    return data
+
+
+def test_a_bot_page_offers_the_game_to_signed_in_people(player: Client) -> None:
+    register_builtins()
+    assert b"Play against this bot" in player.get("/bots/heuristic/").content
+    anonymous = Client().get("/bots/heuristic/").content
+    assert b"Play against this bot" not in anonymous and b"to play against this bot" in anonymous
+    assert Client().post("/bots/heuristic/play/", {"players": "4"}).status_code == 302
+    assert not Match.objects.exists()  # the anonymous post started nothing
+    match = start(player)
+    assert match.kind == "person"
+    assert player.get(f"/play/{match.pk}/").status_code == 200
+    assert b"Waiting for a worker" in player.get(f"/play/{match.pk}/").content
+
+
+def test_the_play_page_is_the_persons_alone(player: Client) -> None:
+    match = start(player)
+    User.objects.create_user("other", password="pass-4521-word")
+    other = Client()
+    other.force_login(User.objects.get(username="other"))
+    assert player.get(f"/play/{match.pk}/state/").status_code == 200  # the control
+    assert other.get(f"/play/{match.pk}/").status_code == 403
+    assert other.get(f"/play/{match.pk}/state/").status_code == 403
+    assert Client().get(f"/play/{match.pk}/state/").status_code == 302  # to log in
+
+
+def test_the_state_offers_exactly_the_posted_legal_actions_and_own_hand_only(
+    player: Client,
+) -> None:
+    match = start(player)
+    game = posted(match)
+    data = state(player, match)
+    legal = [action_to_json(a) for a in game.legal_actions()]
+    assert [c["action"] for c in data["choices"]] == legal and data["step"] == 0
+    assert all(c["spot"]["kind"] == "node" for c in data["choices"])  # set-up settlements
+    assert data["seconds_left"] > 1e6  # the deadline posted (4e9 s after 1970)
+    assert data["board"].startswith("<svg") and data["key"] == "0:0"
+    assert data["side"].count('class="hand hidden"') == 3  # the three bots' hands
+    again = player.get(f"/play/{match.pk}/state/?have=0:0")
+    assert "board" not in orjson.loads(again.content)  # nothing new to draw
+
+
+def test_a_forged_decision_posted_to_the_page_is_refused(player: Client) -> None:
+    match = start(player)
+    game = posted(match)
+    url = f"/play/{match.pk}/decide/"
+    legal = action_to_json(game.legal_actions()[0])
+    forged = [
+        {"step": 0, "action": {"type": "build_city", "node": 0}},  # illegal
+        {"step": 3, "action": legal},  # stale
+        {"step": 0, "action": {"type": "end_turn", "seat": 2}},  # not an action
+        {"step": 0},
+    ]
+    for body in forged:
+        answer = player.post(url, orjson.dumps(body), content_type="application/json")
+        assert answer.status_code == 400 and orjson.loads(answer.content)["error"]["message"]
+        assert PersonSeat.objects.get(match=match).answer is None
+    bad = player.post(url, b"not json", content_type="application/json")
+    assert bad.status_code == 400
+    ok = player.post(url, orjson.dumps({"step": 0, "action": legal}), "application/json")
+    assert ok.status_code == 200  # the control
+    assert PersonSeat.objects.get(match=match).answer == {"step": 0, "action": legal}
