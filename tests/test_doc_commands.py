@@ -297,7 +297,7 @@ def failures(
 
 
 CHECKED = ("catan-arena", "make", "manage.py", "python", "celery", "gunicorn", "docker")
-CHECKED += ("curl", "pip", "export", "source")
+CHECKED += ("curl", "pip", "export", "source", "openapi-python-client")
 
 
 def test_every_command_line_shown_has_a_check() -> None:
@@ -425,6 +425,9 @@ def test_the_rest_curl_pip_export_source() -> None:
                 resolve(path)
                 continue
             problems.append(f"{item}: no page {path}")
+        elif words[0] == "pip" and "==" in words[-1]:  # a pinned tool: the suite's own pin
+            if words[-1] not in extras["optional-dependencies"]["dev"]:
+                problems.append(f"{item}: not the pin of pyproject.toml's dev extra")
         elif words[0] == "pip":
             extra = re.search(r"\[(\w+)\]", item.command)
             if not extra or extra.group(1) not in extras["optional-dependencies"]:
@@ -435,6 +438,23 @@ def test_the_rest_curl_pip_export_source() -> None:
         elif subprocess.run(["bash", "-n", "-c", item.command]).returncode != 0:
             problems.append(f"{item}: not valid shell")
     assert not problems, report(problems)
+
+
+def test_the_client_generator_takes_the_options_shown() -> None:
+    """``openapi-python-client generate ...`` (the bot guide's): its subcommand's
+    ``--help`` lists every option shown (tests/platform/test_generated_client.py runs it
+    for real against a live server)."""
+    shown_here = of("openapi-python-client")
+    assert shown_here, "the bot guide's generated client"
+    tool = Path(sys.executable).parent / "openapi-python-client"
+    for item in shown_here:
+        words = shlex.split(item.command)
+        usage = subprocess.run(
+            [str(tool), words[1], "--help"], capture_output=True, text=True, timeout=120
+        )
+        assert usage.returncode == 0, usage.stderr
+        flags = [w for w in words if w.startswith("--")]
+        assert all(f in usage.stdout for f in flags), (item, flags)
 
 
 # The controls: the examples that were printed wrong ----------------------------------------

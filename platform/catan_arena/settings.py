@@ -17,6 +17,7 @@ from typing import Any
 import environ
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
+from django.urls.converters import SlugConverter
 
 from arena_runner.clock_limits import (
     DECISION_BOUND,
@@ -27,6 +28,7 @@ from arena_runner.clock_limits import (
 from arena_runner.env import env_bool, env_choice, env_float, env_int, env_path, env_str
 from arena_runner.policy import check_environment
 from arena_runner.validation_policy import UPLOAD_CAPS
+from catan_arena.core.params import MAX_ID
 from catan_arena.core.queues import MATCH_QUEUE, RATE_TASK, VALIDATION_QUEUE
 from catan_arena.core.rates import parse_rate
 
@@ -378,7 +380,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "catan_arena.api.schema.ArenaAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "catan_arena.api.pagination.Pages",
     "EXCEPTION_HANDLER": "catan_arena.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
@@ -393,7 +395,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "PATH_CONVERTER_OVERRIDES": {"id": int},  # <id:pk>: catan_arena.core.params
+    "PATH_CONVERTER_OVERRIDES": {  # what the URLs match (else 404)
+        "id": {"type": "integer", "minimum": 1, "maximum": MAX_ID},  # catan_arena.core.params
+        "slug": {"type": "string", "pattern": f"^{SlugConverter.regex}$"},
+        "int": {"type": "integer", "minimum": 0},
+    },
+    # JSON bodies declared as JSON only (the upload declares its multipart itself): a
+    # body offered three ways trips generators (issue 24).
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "catan_arena.matches.models.Match.Status",
         "VersionStatusEnum": "catan_arena.submissions.models.BotVersion.Status",

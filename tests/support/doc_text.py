@@ -23,7 +23,7 @@ TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 SHELL = ("", "sh", "bash", "shell", "console")
 """Info strings of the fenced blocks that hold command lines."""
 PROGRAMS = ("catan-arena", "make", "manage.py", "python", "celery", "docker", "gunicorn")
-PROGRAMS += ("curl", "pip", "export", "source")
+PROGRAMS += ("curl", "pip", "export", "source", "openapi-python-client")
 """The programs a command line shown in the docs may start with (``.venv/bin/X`` is X)."""
 
 

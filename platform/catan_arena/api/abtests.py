@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import django_filters
 from django.db.models import QuerySet
@@ -21,6 +21,7 @@ from catan_arena.abtests.services import (
     ladder_limits,
     request_ab_test,
 )
+from catan_arena.api.schema import Refusals
 from catan_arena.core.limits import AB_PAIRS_DEFAULT, DECISION_BOUND, ab_pairs_bound
 from catan_arena.ratings.sprt import DEFAULT_RISK
 from catan_arena.submissions.models import BotVersion
@@ -97,6 +98,7 @@ class ABTestListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
 
     serializer_class = ABTestSerializer
     filterset_class = ABTestFilter
+    refusals: ClassVar[Refusals] = {"POST": (429,)}  # fair use (abtests.fair_use)
 
     def get_queryset(self) -> QuerySet[ABTest]:
         return ab_tests_for(self.request.user)  # another's answers 404, as if not there
@@ -133,6 +135,7 @@ class ABTestDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
 
 class ABTestCancelView(APIView):
     permission_classes = (IsAuthenticated,)
+    refusals: ClassVar[Refusals] = {"POST": (409,)}
 
     @extend_schema(request=None, responses={200: ABTestSerializer})
     def post(self, request: Request, pk: int) -> Response:

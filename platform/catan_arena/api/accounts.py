@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
@@ -17,6 +17,7 @@ from catan_arena.accounts.roles import may_organize
 from catan_arena.accounts.selectors import tokens_of
 from catan_arena.accounts.tokens import create_token, revoke_token
 from catan_arena.api.authentication import ApiTokenAuthentication
+from catan_arena.api.schema import Refusals
 
 
 class UserSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -101,8 +102,11 @@ class LoginView(APIView):
 
     permission_classes = (AllowAny,)
     authentication_classes = (ApiTokenAuthentication,)  # a failed login answers 401
+    refusals: ClassVar[Refusals] = {"POST": (429,)}
 
-    @extend_schema(request=LoginSerializer, responses={201: NewTokenSerializer})
+    # no security: the log-in is how a client without a key gets one (a key sent anyway
+    # is checked, so a bad one still answers 401)
+    @extend_schema(request=LoginSerializer, responses={201: NewTokenSerializer}, auth=[])
     def post(self, request: Request) -> Response:
         incoming = LoginSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import django_filters
 from django.conf import settings
 from django.db.models import QuerySet
@@ -16,6 +18,7 @@ from rest_framework.views import APIView
 from catan_arena.abtests.fair_use import upload_within_limits
 from catan_arena.api.fair_use import UploadThrottle
 from catan_arena.api.permissions import is_owner
+from catan_arena.api.schema import Refusals
 from catan_arena.core.errors import TooLarge
 from catan_arena.ladder.selectors import is_on_ladder, with_on_ladder
 from catan_arena.ladder.services import reinstate_version, withdraw_version
@@ -147,6 +150,7 @@ class UploadView(APIView):
     permission_classes = (IsAuthenticated,)
     parser_classes = (MultiPartParser, FormParser)
     throttle_classes = (UploadThrottle,)  # the same count as the site's upload form
+    refusals: ClassVar[Refusals] = {"POST": (409, 413, 429)}  # api.schema
 
     @extend_schema(
         request={"multipart/form-data": UploadSerializer},
@@ -187,6 +191,7 @@ class WithdrawView(APIView):
     """Take your version off the ladder (``DELETE``: put it back)."""
 
     permission_classes = (IsAuthenticated,)
+    refusals: ClassVar[Refusals] = {"POST": (409,), "DELETE": (409,)}
 
     def _version(self, request: Request, pk: int) -> BotVersion:
         version = version_with_bot(pk)

@@ -12,11 +12,34 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
-from rest_framework import exceptions
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from catan_arena.core.errors import AppError, RateLimited, json_error
+
+
+class ApiErrorBodySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The schema's description of ``error`` (what :func:`api_exception_handler` writes)."""
+
+    status = serializers.IntegerField(help_text="The HTTP status code.")
+    code = serializers.CharField(help_text="A machine code: invalid, not_found, throttled...")
+    message = serializers.CharField(help_text="What went wrong, in plain words.")
+    fields = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Validation errors only: each field's messages.",
+    )
+    retry_after_seconds = serializers.IntegerField(
+        required=False, help_text="Rate limits only, when known: when to try again."
+    )
+
+
+class ApiErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Every error answer of the API (its schema component ``ApiError``)."""
+
+    error = ApiErrorBodySerializer()
 
 
 def _message(detail: Any) -> str:
@@ -73,6 +96,8 @@ def _code(exc: Exception, detail: Any) -> str:
     return codes if isinstance(codes, str) else "error"
 
 
+@csrf_exempt  # it changes nothing: a POST gets the JSON 404 too, not a CSRF page
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    """404 for unknown URLs under /api/ (Django's own handler renders HTML)."""
+    """404 for unknown URLs under /api/, any method (Django's own handler renders HTML),
+    bad path values included (a bot name outside the slug pattern matches no route)."""
     return json_error(404, "not_found", "no such endpoint")

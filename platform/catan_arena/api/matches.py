@@ -3,14 +3,14 @@ seat's log for that bot's author only."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import django_filters
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from catan_arena.abtests.selectors import visible_ab_test_ids, visible_ab_tests
 from catan_arena.api.pagination import NewestFirst
+from catan_arena.api.schema import Refusals
 from catan_arena.core.params import IdFilterField
 from catan_arena.matches import replay_blob
 from catan_arena.matches.models import Match, MatchSeat
@@ -170,7 +171,20 @@ class ReplayView(APIView):
     it, a strong ETag (``If-None-Match`` answers 304). Faults in plain words; withheld
     (404) while a game sharing its seed is queued or running, except to staff."""
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                description="The ETag of the copy you have: 304 if it is still this one.",
+            )
+        ],
+        responses={
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            304: OpenApiResponse(description="Not modified: your copy (its ETag) is current."),
+        },
+    )
     def get(self, request: Request, pk: int) -> HttpResponse:
         watched = watchable_replay(pk, request.user)
         match, data, shown = watched.match, watched.data, watched.public()
@@ -202,6 +216,7 @@ class SeatLogView(APIView):
     """What a bot printed in a match: for that bot's author only."""
 
     permission_classes = (IsAuthenticated,)
+    refusals: ClassVar[Refusals] = {"GET": (403,)}  # the schema's error answers (api.schema)
 
     @extend_schema(responses={200: SeatLogSerializer})
     def get(self, request: Request, pk: int, seat: int) -> Response:

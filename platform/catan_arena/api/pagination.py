@@ -21,6 +21,10 @@ class NewestFirst(CursorPagination):
     page_size_query_param = "limit"
     max_page_size = 200
     invalid_cursor_message = "not a cursor of this list: follow the next and previous links"
+    cursor_query_description = (
+        "The `cursor` query value of a page's `next` (or `previous`) link; leave it out for "
+        "the first page."
+    )
 
     def decode_cursor(self, request: Request) -> Cursor | None:
         """The cursor, or 400 for one that was not made here (a position is an id, since

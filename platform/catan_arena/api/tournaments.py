@@ -4,7 +4,7 @@ open, schedule, start and cancel; authors enter and withdraw while entries are o
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import django_filters
 from django.db.models import QuerySet
@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from catan_arena.api.matches import MatchSerializer
 from catan_arena.api.pagination import NewestFirst
 from catan_arena.api.permissions import IsOrganizerOrReadOnly
+from catan_arena.api.schema import Refusals
 from catan_arena.core.limits import DECISION_BOUND, TIME_BANK_BOUND, TOURNAMENT_BOUNDS, Bound
 from catan_arena.matches.models import Match
 from catan_arena.matches.selectors import public_matches
@@ -173,6 +174,7 @@ class ActionView(APIView):
     """An organizer's action on a tournament (state conflicts answer 409)."""
 
     permission_classes = (IsAuthenticated, IsOrganizerOrReadOnly)
+    refusals: ClassVar[Refusals] = {"POST": (409,)}
     action = ""
 
     def act(self, request: Request, tournament: Tournament) -> None:
@@ -209,6 +211,7 @@ class ScheduleView(APIView):
     """Set when beat starts it."""
 
     permission_classes = (IsAuthenticated, IsOrganizerOrReadOnly)
+    refusals: ClassVar[Refusals] = {"POST": (409,)}
 
     @extend_schema(request=ScheduleSerializer, responses={200: TournamentSerializer})
     def post(self, request: Request, pk: int) -> Response:
@@ -224,6 +227,7 @@ class EntryListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
 
     serializer_class = EntrySerializer
     pagination_class = None
+    refusals: ClassVar[Refusals] = {"POST": (409,)}
 
     def get_queryset(self) -> QuerySet[Entry]:
         return entries_of(self.kwargs.get("pk", 0))
@@ -239,6 +243,7 @@ class EntryListView(generics.ListCreateAPIView):  # type: ignore[type-arg]
 
 class EntryDetailView(APIView):
     permission_classes = (IsAuthenticated,)
+    refusals: ClassVar[Refusals] = {"DELETE": (409,)}
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int, version: int) -> Response:
