@@ -138,6 +138,11 @@ def test_a_generated_client_runs_an_authors_flow(serve: ServeTree, generated: An
     assert second.results[0].id < first.results[0].id  # newest first, no repeat
     ladder = api.ladder.ladder_list.sync(client=me)
     assert isinstance(ladder, m.PaginatedRatingList) and ladder.count >= 1
+    public = inspect.signature(api.ladder.ladder_list.sync).parameters["client"]
+    assert public.annotation == generated.AuthenticatedClient | generated.Client  # no key
+    assert api.ladder.ladder_list.sync(client=anonymous).count == ladder.count
+    tournaments = api.tournaments.tournaments_list.sync(client=anonymous)
+    assert tournaments is not None and tournaments.results == []
 
     # an upload, its validation followed
     def upload(content: bytes, filename: str) -> Any:

@@ -1,7 +1,10 @@
 """The OpenAPI schema as the API enforces it (drf-spectacular's ``AutoSchema``, extended):
 each operation's error answers in the one error shape (:class:`~catan_arena.api.errors.
 ApiErrorSerializer`), and its security from the view's own permission checks run for an
-anonymous request (``{}`` listed exactly where one is let through)."""
+anonymous request: an operation that lets one through declares no security requirement
+(a generated client then calls it with or without a key; a key, when sent, may show
+more and a bad one is a 401, as every operation's errors say); the others declare the
+schemes they accept."""
 
 from __future__ import annotations
 
@@ -41,8 +44,9 @@ class ArenaAutoSchema(AutoSchema):
     """drf-spectacular's schema with the errors and security each operation answers."""
 
     def get_auth(self) -> list[dict[str, list[Any]]]:
-        auths = [auth for auth in super().get_auth() if auth]
-        return [*auths, {}] if anonymous_allowed(self.view, self.method) else auths
+        if anonymous_allowed(self.view, self.method):
+            return []  # no requirement: a key is optional
+        return [auth for auth in super().get_auth() if auth]
 
     def error_statuses(self) -> list[int]:
         """401 anywhere (a bad token is refused on any path); 400 where a body or query
