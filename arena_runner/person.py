@@ -40,8 +40,7 @@ class Mailbox(Protocol):
         ...
 
     def last_seen(self) -> float:
-        """``time.time()`` of the person's last sign of life (as of the last
-        :meth:`answer`, which the seat always asks first)."""
+        """``time.time()`` of the person's last sign of life."""
         ...
 
     def close(self, step: int) -> None:

@@ -119,30 +119,26 @@ class PlayView:
     match: Match
     seat: PersonSeat
     frame: replay_view.Frame | None
-    """The person's view of the posted position (None before the worker's first post,
-    or when the page already has this one)."""
+    """The person's view of the posted position (None before the worker's first post)."""
     choices: list[Choice]
     """The decision waiting for the person (empty: none now)."""
     seconds_left: float | None
-    key: str | None = None
-    """What names the posted position and decision (None before the first post)."""
 
     @property
     def step(self) -> int | None:
         return self.seat.step if self.choices else None
 
 
-def play_view(match: Match, seat: PersonSeat, have: str | None = None) -> PlayView:
-    """The person's view of ``match`` (whose seat is ``seat``) now; no frame drawn when
-    ``have`` is already its key (the page holds that board)."""
+def play_view(match: Match, seat: PersonSeat) -> PlayView:
+    """The person's view of ``match`` (whose seat is ``seat``) now."""
     replay = _replay(match)
     if replay is None:
         return PlayView(match, seat, None, [], None)
     game = state_at(replay, len(replay.steps), checked=False)  # written by our worker
-    steps = len(replay.steps)
+    frame = replay_view.frame(replay, len(replay.steps), view=seat.seat, game=game)
     choices: list[Choice] = []
     left = None
-    if seat.step is not None and seat.step == steps and seat.legal:
+    if seat.step is not None and seat.step == len(replay.steps) and seat.legal:
         names = replay_view.seat_names(replay)
         for data in seat.legal:
             try:
@@ -152,9 +148,7 @@ def play_view(match: Match, seat: PersonSeat, have: str | None = None) -> PlayVi
             choices.append(Choice(data, words(action, game, seat.seat, names), spot(action)))
         if seat.deadline is not None:
             left = max(0.0, (seat.deadline - timezone.now()).total_seconds())
-    key = f"{steps}:{seat.step if choices else None}"
-    frame = None if key == have else replay_view.frame(replay, steps, view=seat.seat, game=game)
-    return PlayView(match, seat, frame, choices, left, key)
+    return PlayView(match, seat, frame, choices, left)
 
 
 def _replay(match: Match) -> Replay | None:
