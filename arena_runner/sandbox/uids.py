@@ -56,11 +56,13 @@ class UidClaim:
             self._fd = None
 
 
-def claim_uid() -> UidClaim:
-    """Claim a free uid of the pool (``OSError`` when every one is in use)."""
+def claim_uid(uids: range | None = None) -> UidClaim:
+    """Claim a free uid of ``uids`` (the pool by default; ``OSError`` when every one is
+    in use)."""
     directory = lock_dir()
     directory.mkdir(mode=0o755, exist_ok=True)
-    for uid in pool():
+    uids = pool() if uids is None else uids
+    for uid in uids:
         fd = os.open(directory / f"uid{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -68,4 +70,4 @@ def claim_uid() -> UidClaim:
             os.close(fd)
             continue
         return UidClaim(uid, fd)
-    raise OSError(f"every sandbox uid of {pool()} is in use ({ENV_POOL} sets the pool)")
+    raise OSError(f"every sandbox uid of {uids} is in use ({ENV_POOL} sets the pool)")

@@ -83,3 +83,18 @@ def test_a_malformed_pool_is_refused_naming_the_variable(
     monkeypatch.setenv(uids.ENV_POOL, "0-10")
     with pytest.raises(ValueError, match=uids.ENV_POOL):
         uids.pool()
+
+
+def test_the_tests_own_uid_is_outside_the_pool_and_held_by_this_worker_alone() -> None:
+    """The tests that count a uid's processes ("nothing of the match left") run their
+    bots under ``TEST_UID``: a pool uid there would count another worker's bots (seen in
+    CI: a hostile test found a concurrent game's sandbox as its "leftover")."""
+    from tests.support.hostile import TEST_UID, TEST_UIDS
+
+    assert TEST_UID in TEST_UIDS and not set(TEST_UIDS) & set(uids.pool())
+    fd = os.open(uids.lock_dir() / f"uid{TEST_UID}.lock", os.O_RDWR)
+    try:  # held by this worker: no other worker can claim it
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(fd)

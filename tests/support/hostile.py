@@ -16,6 +16,7 @@ from arena_runner import BotRunner, MatchResult, SubprocessDriver, play_match, r
 from arena_runner.sandbox import cgroups
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import Tier
+from arena_runner.sandbox.uids import claim_uid
 from bots.builtin.random_bot import RandomPlayer
 from engine import RulesConfig
 from engine.replay import verify
@@ -34,7 +35,12 @@ SLOW_VICTIM = VICTIM.replace(
     "        while time.process_time() < end:\n            pass\n        return self.rng",
 )
 """A victim that thinks 2 ms of CPU per decision (so the others' turns take real time)."""
-TEST_UID = 61000 + os.getpid() % 4000
+TEST_UIDS = range(60000, 60256)
+"""Uids for tests that run their bots under a uid of their own: outside the sandbox
+pool, so no bot of another test worker's games (which claim pool uids) is ever counted
+as this worker's leftover."""
+_TEST_UID_CLAIM = claim_uid(TEST_UIDS)  # held (flock) for the life of the test worker
+TEST_UID = _TEST_UID_CLAIM.uid
 """A uid of our own, so "nothing of this match left" is checkable on a shared host."""
 
 
