@@ -40,7 +40,8 @@ class Mailbox(Protocol):
         ...
 
     def last_seen(self) -> float:
-        """``time.time()`` of the person's last sign of life."""
+        """``time.time()`` of the person's last sign of life (as of the last
+        :meth:`answer`, which the seat always asks first)."""
         ...
 
     def close(self, step: int) -> None:

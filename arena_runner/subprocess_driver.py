@@ -238,15 +238,15 @@ class SubprocessDriver:
             remove_workdir(self._workdir)
 
     def _release(self, *, graceful: bool) -> None:
+        if graceful:
+            self.ask_to_exit()
         proc, self._proc = self._proc, None
         if proc is None:
             return
         popen = proc.popen
         proc.thaw()
-        if graceful and popen.stdin is not None:
-            with contextlib.suppress(OSError):
-                popen.stdin.close()
-                wait_for_exit(popen, EXIT_GRACE)
+        if graceful:
+            wait_for_exit(popen, EXIT_GRACE)
         self._killed = popen.poll() is None
         kill_bot_process(proc)
         if self._pump is not None:  # what it wrote last, up to its end of file

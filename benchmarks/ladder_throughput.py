@@ -199,12 +199,9 @@ def _task_spans(log: str) -> list[tuple[datetime, datetime]]:
     return spans
 
 
-def _overlap(a: datetime | None, b: datetime | None, start: datetime, end: datetime) -> float:
-    """Seconds of [a, b] inside [start, end] (a match still running counts to ``end``)."""
-    if a is None:
-        return 0.0
-    b = end if b is None else min(b, end)
-    return max(0.0, (b - max(a, start)).total_seconds())
+def _overlap(a: datetime, b: datetime, start: datetime, end: datetime) -> float:
+    """Seconds of [a, b] inside [start, end]."""
+    return max(0.0, (min(b, end) - max(a, start)).total_seconds())
 
 
 def _bare_process(work: Any, ready: Any, done: Any, niceness: int) -> None:

@@ -39,6 +39,8 @@ class DatabaseMailbox:
         self.attempt = attempt
         self.game = game
         self.seats = tuple({"seat": i, "name": name} for i, name in enumerate(names))
+        self._seen = 0.0
+        """The person's last sign of life as read with the last :meth:`answer`."""
 
     def post(self, step: int, observation: Observation, deadline: float) -> None:
         live = record(self.game, self.seats).to_dict()
@@ -56,22 +58,23 @@ class DatabaseMailbox:
                 )
 
     def answer(self, step: int) -> Action | None:
-        found = (
-            PersonSeat.objects.filter(match_id=self.match_id, step=step)
-            .values_list("answer", flat=True)
+        """The answer for ``step`` and, in the same query, the person's last sign of
+        life (what :meth:`last_seen` says next): one query per look, not two."""
+        row = (
+            PersonSeat.objects.filter(match_id=self.match_id)
+            .values_list("step", "answer", "seen_at")
             .first()
         )
-        if not isinstance(found, dict) or found.get("step") != step:
+        if row is None:
+            return None
+        posted, found, seen = row
+        self._seen = 0.0 if seen is None else seen.timestamp()
+        if posted != step or not isinstance(found, dict) or found.get("step") != step:
             return None
         return action_from_dict(found["action"])  # checked when it was given
 
     def last_seen(self) -> float:
-        seen = (
-            PersonSeat.objects.filter(match_id=self.match_id)
-            .values_list("seen_at", flat=True)
-            .first()
-        )
-        return 0.0 if seen is None else seen.timestamp()
+        return self._seen
 
     def close(self, step: int) -> None:
         PersonSeat.objects.filter(match_id=self.match_id, step=step).update(

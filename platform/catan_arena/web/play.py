@@ -106,7 +106,7 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
     left, choices) and, unless the page has it (``?have=``), the board and side panel."""
     seat = _seen(request, pk)
     match = Match.objects.get(pk=pk)
-    view = play_view(match, seat)
+    view = play_view(match, seat, have=request.GET.get("have"))
     answer: dict[str, Any] = {
         "status": match.status,
         "note": _status(match),
@@ -119,12 +119,11 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
         if match.status == Match.Status.FINISHED:
             answer["replay_url"] = reverse("web:replay", args=[pk])
         return JsonResponse(answer)
-    if view.frame is not None:
-        key = f"{view.frame.steps}:{view.step}"
-        answer["key"] = key
-        if request.GET.get("have") != key:
-            answer["board"] = view.frame.svg
-            answer["side"] = render_to_string("web/_play_side.html", {"frame": view.frame})
+    if view.key is not None:
+        answer["key"] = view.key
+    if view.frame is not None:  # not the board the page has
+        answer["board"] = view.frame.svg
+        answer["side"] = render_to_string("web/_play_side.html", {"frame": view.frame})
     return JsonResponse(answer)
 
 

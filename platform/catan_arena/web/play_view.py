@@ -119,26 +119,30 @@ class PlayView:
     match: Match
     seat: PersonSeat
     frame: replay_view.Frame | None
-    """The person's view of the posted position (None before the worker's first post)."""
+    """The person's view of the posted position (None before the worker's first post,
+    or when the page already has this one)."""
     choices: list[Choice]
     """The decision waiting for the person (empty: none now)."""
     seconds_left: float | None
+    key: str | None = None
+    """What names the posted position and decision (None before the first post)."""
 
     @property
     def step(self) -> int | None:
         return self.seat.step if self.choices else None
 
 
-def play_view(match: Match, seat: PersonSeat) -> PlayView:
-    """The person's view of ``match`` (whose seat is ``seat``) now."""
+def play_view(match: Match, seat: PersonSeat, have: str | None = None) -> PlayView:
+    """The person's view of ``match`` (whose seat is ``seat``) now; no frame drawn when
+    ``have`` is already its key (the page holds that board)."""
     replay = _replay(match)
     if replay is None:
         return PlayView(match, seat, None, [], None)
     game = state_at(replay, len(replay.steps), checked=False)  # written by our worker
-    frame = replay_view.frame(replay, len(replay.steps), view=seat.seat, game=game)
+    steps = len(replay.steps)
     choices: list[Choice] = []
     left = None
-    if seat.step is not None and seat.step == len(replay.steps) and seat.legal:
+    if seat.step is not None and seat.step == steps and seat.legal:
         names = replay_view.seat_names(replay)
         for data in seat.legal:
             try:
@@ -148,7 +152,9 @@ def play_view(match: Match, seat: PersonSeat) -> PlayView:
             choices.append(Choice(data, words(action, game, seat.seat, names), spot(action)))
         if seat.deadline is not None:
             left = max(0.0, (seat.deadline - timezone.now()).total_seconds())
-    return PlayView(match, seat, frame, choices, left)
+    key = f"{steps}:{seat.step if choices else None}"
+    frame = None if key == have else replay_view.frame(replay, steps, view=seat.seat, game=game)
+    return PlayView(match, seat, frame, choices, left, key)
 
 
 def _replay(match: Match) -> Replay | None:
