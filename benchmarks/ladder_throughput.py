@@ -10,7 +10,9 @@ processes are started once per process count and kept: after one warm-up chunk o
 every repeat runs the ladder for ``--games`` finished games from the moment it is
 resumed (paused again and drained after), then the bare runner on those games at once,
 so the two sides of a repeat are seconds apart (this machine's speed drifts from minute
-to minute). The ratio ladder / bare is reported as min / median / max over the repeats,
+to minute). Both sides run at the workers' priority: the bare processes in a session of
+their own at ``WORKER_NICENESS``, as the Celery worker is (their bots' cgroups weigh the
+same on both sides). The ratio ladder / bare is reported as min / median / max over the repeats,
 with both absolute rates and the workers' busy fraction (time the worker processes
 spent in match tasks — claim, game, record, the bots' exit — by the worker's log, over
 the ladder's window).
@@ -36,6 +38,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 BENCH_DB = "catan_arena_bench_ladder"
 UPLOADS = (("ada", "random_bot.py"), ("grace", "heuristic.py"), ("hedy", "random_bot.py"))
 """The three other authors and the built-in file each uploads a copy of."""
+POLL_SECONDS = 0.5
+"""How often the bench looks for the ladder's finished games. The window ends at the
+n-th game's ``finished_at`` (the database's clock), so a slower look changes no figure;
+a faster one takes CPU from the ladder's side only (the bare side's parent blocks)."""
 
 
 def _environment(broker: str) -> dict[str, str]:
@@ -152,7 +158,7 @@ class Ladder:
                 if mine.filter(status__in=("failed", "void")).exists():
                     output = self.worker.output()[-4000:]
                     raise RuntimeError(f"a ladder match failed:\n{output}")
-                time.sleep(0.05)
+                time.sleep(POLL_SECONDS)
         finally:
             _set_paused(True)
         played = list(finished.order_by("finished_at").prefetch_related("seats__version")[:games])
@@ -212,7 +218,6 @@ def _bare_process(work: Any, ready: Any, done: Any, niceness: int) -> None:
     from arena_runner import BotRunner, play_match, resolve_policy
     from engine import RulesConfig
 
-    os.setpriority(os.PRIO_PROCESS, 0, max(niceness, os.getpriority(os.PRIO_PROCESS, 0)))
     runner = BotRunner(resolve_policy(), warm=4)
     try:
         ready.put(1)
@@ -234,6 +239,25 @@ def _bare_process(work: Any, ready: Any, done: Any, niceness: int) -> None:
         runner.close()
 
 
+def _bare_session(processes: int, work: Any, ready: Any, done: Any, niceness: int) -> None:
+    """A session of its own at the workers' ``niceness`` (the process's and, with
+    autogroups, the session's, as a worker started as a service lowers both), holding
+    the ``processes`` bare-runner processes, as a Celery worker holds its pool."""
+    from catan_arena.matches.priority import lower_priority
+
+    os.setsid()
+    lower_priority(niceness, session=True)
+    context = multiprocessing.get_context("spawn")
+    children = [
+        context.Process(target=_bare_process, args=(work, ready, done, niceness))
+        for _ in range(processes)
+    ]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join()
+
+
 class Bare:
     """``processes`` bare-runner processes, started once and kept between chunks."""
 
@@ -242,15 +266,13 @@ class Bare:
 
         context = multiprocessing.get_context("spawn")
         self.work, ready, self.done = context.Queue(), context.Queue(), context.Queue()
-        self.children = [
-            context.Process(
-                target=_bare_process, args=(self.work, ready, self.done, settings.WORKER_NICENESS)
-            )
-            for _ in range(processes)
-        ]
-        for child in self.children:
-            child.start()
-        for _ in self.children:
+        self.processes = processes
+        self.session = context.Process(
+            target=_bare_session,
+            args=(processes, self.work, ready, self.done, settings.WORKER_NICENESS),
+        )
+        self.session.start()
+        for _ in range(processes):
             ready.get(timeout=120)  # start-up (imports) outside the clock
         time.sleep(2.0)  # the blank sandboxes started ahead, as the workers get
 
@@ -260,7 +282,7 @@ class Bare:
         n-th finished game while its workers are still busy, so the bare runner is too:
         the other processes play the first tables again meanwhile (waited for, outside
         the clock)."""
-        extra = tables[: len(self.children) - 1]
+        extra = tables[: self.processes - 1]
         start = time.perf_counter()
         for table in [*tables, *extra]:
             self.work.put(table)
@@ -270,10 +292,9 @@ class Bare:
         return finishes[-1] - start
 
     def stop(self) -> None:
-        for _ in self.children:
+        for _ in range(self.processes):
             self.work.put(None)
-        for child in self.children:
-            child.join(600)
+        self.session.join(600)
 
 
 def main(argv: list[str] | None = None) -> int:

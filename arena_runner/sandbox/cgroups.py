@@ -1,4 +1,11 @@
-"""One cgroup per bot (v1 or v2): memory, pids, CPU quota, freezer; and the janitor.
+"""One cgroup per bot (v1 or v2): memory, pids, CPU quota and weight, freezer; and the
+janitor.
+
+A bot's cgroup weighs on the CPU as its starter does (:func:`weight_of_niceness` of the
+starting process's niceness): a task group is scheduled by its own weight, not by its
+tasks' niceness, so a bot's group left at the default would outweigh a worker that
+lowered its priority below the site's (its start-up then took the CPU from the worker's
+own game: ladder matches 0.887 of the bare runner's rate, 0.967 with equal weights).
 
 Cgroups are named ``catan-arena-<worker pid>-<name>`` and created under the worker's own
 cgroup of each controller. Freezing uses the cgroup v2 freezer (``cgroup.freeze``) —
@@ -62,6 +69,20 @@ def _bases() -> dict[str, Path]:
     return bases
 
 
+_NICE_WEIGHTS = (
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+    9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+    1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+    110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+)  # fmt: skip
+"""The kernel's ``sched_prio_to_weight``: niceness -20 to 19."""
+
+
+def weight_of_niceness(niceness: int) -> int:
+    """The scheduler's weight of a niceness (1024 at 0), as v1's ``cpu.shares`` takes it."""
+    return _NICE_WEIGHTS[min(max(niceness, -20), 19) + 20]
+
+
 def _write(path: Path, value: str) -> None:
     path.write_text(value)
 
@@ -114,6 +135,7 @@ class BotCgroup:
                 _write(d / "memory.swap.max", "0")
             _write(d / "pids.max", str(limits.pids))
             _write(d / "cpu.max", f"{quota} {_PERIOD_US}")
+            _write(d / "cpu.weight.nice", str(os.getpriority(os.PRIO_PROCESS, 0)))
             return
         _write(self.dirs["memory"] / "memory.limit_in_bytes", str(limits.memory_bytes))
         with contextlib.suppress(OSError):  # only with swap accounting
@@ -121,6 +143,8 @@ class BotCgroup:
         _write(self.dirs["pids"] / "pids.max", str(limits.pids))
         _write(self.dirs["cpu"] / "cpu.cfs_period_us", str(_PERIOD_US))
         _write(self.dirs["cpu"] / "cpu.cfs_quota_us", quota)
+        niceness = os.getpriority(os.PRIO_PROCESS, 0)
+        _write(self.dirs["cpu"] / "cpu.shares", str(weight_of_niceness(niceness)))
 
     @property
     def procs_files(self) -> list[Path]:

@@ -1,6 +1,8 @@
 """The priority of a process that plays matches: below the site's, so that pages are
 served first on a shared host (``settings.WORKER_NICENESS``). The bots it starts inherit
-it, and an unprivileged bot can only lower its own priority further.
+it (their niceness, and their cgroup's CPU weight: a bot's own scheduling group, which
+would otherwise weigh as much as the site's; see :mod:`arena_runner.sandbox.cgroups`),
+and an unprivileged bot can only lower its own priority further.
 
 A niceness orders processes within one scheduling group. On a kernel with autogroups
 (``/proc/sys/kernel/sched_autogroup_enabled``; processes in the root CPU cgroup are
@@ -25,7 +27,11 @@ def lower_worker_priority(*, session: bool = False) -> int:
     at least that (raising a niceness needs no privilege, lowering one does); with
     ``session`` (a worker that is a service of its own, not ``make serve``'s child beside
     the web) its session's autogroup too. Returns the niceness it runs at."""
-    level = settings.WORKER_NICENESS
+    return lower_priority(settings.WORKER_NICENESS, session=session)
+
+
+def lower_priority(level: int, *, session: bool = False) -> int:
+    """:func:`lower_worker_priority` at ``level``."""
     if os.getpriority(os.PRIO_PROCESS, 0) < level:
         os.setpriority(os.PRIO_PROCESS, 0, level)
     if session:
