@@ -52,6 +52,7 @@ def _environment(broker: str) -> dict[str, str]:
     return {
         "DATABASE_URL": suite_services().postgres_url(BENCH_DB),
         "CELERY_BROKER_URL": broker,
+        "CACHE_URL": broker,  # shared by every process, as the compose file's (there db 1)
         "CATAN_ARENA_DATA": tempfile.mkdtemp(prefix="catan-bench-ladder-"),
         "DJANGO_SECRET_KEY": "bench-only",
         "DJANGO_SETTINGS_MODULE": "catan_arena.settings",

@@ -84,6 +84,20 @@ def live_view(match_id: int, user: Any) -> LiveView | None:
     return LiveView(match, replay_view.frame(replay, len(replay.steps), public=True))
 
 
+FOLLOWED_SECONDS = 3600
+"""How long a match counts as followed live after a spectator's last look."""
+
+
+def note_followed(match_id: int) -> None:
+    """A spectator follows this match live (its replay page is then warmed when it ends)."""
+    cache.add(f"live-followed:{match_id}", True, timeout=FOLLOWED_SECONDS)
+
+
+def was_followed(match_id: int) -> bool:
+    """Whether a spectator followed this match live (:func:`note_followed`)."""
+    return cache.get(f"live-followed:{match_id}") is True
+
+
 def live_update(match_id: int, user: Any, since: int, attempt: int | None) -> dict[str, Any] | None:
     """What a following page asks every :data:`POLL_MS`: None if there is no such
     match; else JSON-ready ``status``, ``attempt`` and, while it runs:
@@ -106,6 +120,7 @@ def live_update(match_id: int, user: Any, since: int, attempt: int | None) -> di
         return answer | {"done": True}
     if match.status == Match.Status.RUNNING and not may_watch(match, user):
         return answer | {"withheld": True, "note": WITHHELD}
+    note_followed(match_id)
     total = match.written
     if match.status != Match.Status.RUNNING or not total:
         return answer | {"note": waiting(match)}
