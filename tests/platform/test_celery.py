@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -17,12 +18,14 @@ from catan_arena.core.queues import (
     PLAY_TASK,
     RATE_TASK,
     VALIDATE_TASK,
+    VALIDATION_QUEUE,
     WARM_PAGES_TASK,
 )
 from catan_arena.matches.models import Match
-from catan_arena.matches.services import create_match
+from catan_arena.matches.services import create_match, run_match
 from catan_arena.matches.tasks import play_match_task
 from catan_arena.ratings.models import RatingChange
+from catan_arena.ratings.receivers import RATING_BATCH_SECONDS
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins, upload_version
 from catan_arena.submissions.tasks import validate_version_task
@@ -136,3 +139,30 @@ def test_the_names_sent_are_the_registered_tasks() -> None:
     sent = {PLAY_TASK, VALIDATE_TASK, FILL_LADDER_TASK, WARM_PAGES_TASK, RATE_TASK}
     assert sent <= set(app.tasks)
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= set(app.tasks)
+
+
+def _rating_tasks(broker: str) -> list[dict[str, Any]]:
+    """The rating tasks waiting on the quick queue (their headers)."""
+    waiting = redis.Redis.from_url(broker).lrange(VALIDATION_QUEUE, 0, -1)
+    headers = [json.loads(message)["headers"] for message in waiting]
+    return [h for h in headers if h["task"] == RATE_TASK]
+
+
+def test_results_recorded_within_a_second_are_rated_by_one_task(
+    server_mode: dict[str, str], workers: list[Any], three_authors_bots: list[BotVersion]
+) -> None:
+    """Each recorded ladder match asks for its rating; those within
+    ``RATING_BATCH_SECONDS`` of the first send one task, due that much later, which a
+    worker then runs over all of them. A result after that sends another (control)."""
+    broker = server_mode["CELERY_BROKER_URL"]
+    matches = [create_match(three_authors_bots, limits=FAST, ladder=True) for _ in range(3)]
+    for match in matches[:2]:
+        assert run_match(match.pk) == "finished"
+    first = _rating_tasks(broker)
+    assert len(first) == 1 and first[0]["eta"] is not None
+    time.sleep(RATING_BATCH_SECONDS + 0.2)
+    assert run_match(matches[2].pk) == "finished"
+    assert len(_rating_tasks(broker)) == 2  # the mark expired: a task of its own
+    workers.append(CeleryWorker(server_mode, concurrency=1, queues=VALIDATION_QUEUE))
+    wait_for(ratings_caught_up, 60, "the matches rated", workers[0])
+    assert RatingChange.objects.filter(match__in=matches).count() == 9

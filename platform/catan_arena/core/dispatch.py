@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 from catan_arena.core.queues import (
@@ -53,6 +54,24 @@ def on_commit_quick(task: str, *args: Any) -> bool:
     from catan_arena.celery import app
 
     transaction.on_commit(lambda: app.send_task(task, args, queue=VALIDATION_QUEUE))
+    return True
+
+
+def on_commit_quick_batched(task: str, seconds: float) -> bool:
+    """Server mode: :func:`on_commit_quick` for a task that does all the work waiting
+    when it runs (rating every ready match, say), at most once per ``seconds``: the
+    first call sends it to run ``seconds`` later; calls until then send nothing, the
+    task sent covers their work (it starts after the mark expires, so after their
+    commits). The mark is in the cache: with a process-local cache, per process."""
+    if settings.EMBEDDED:
+        return False
+    from catan_arena.celery import app
+
+    def send() -> None:
+        if cache.add(f"batched-task:{task}", True, timeout=seconds):
+            app.send_task(task, queue=VALIDATION_QUEUE, countdown=seconds)
+
+    transaction.on_commit(send)
     return True
 
 
