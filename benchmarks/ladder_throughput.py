@@ -102,7 +102,7 @@ def _set_up_ladder(decision: float, bank: float) -> None:
     from catan_arena.submissions.services import upload_version
 
     LadderSettings.objects.create(
-        pk=1,
+        pk=LadderSettings.ROW,
         paused=True,
         decision_seconds=decision,
         time_bank_seconds=bank,
@@ -120,7 +120,7 @@ def _set_up_ladder(decision: float, bank: float) -> None:
 def _set_paused(paused: bool) -> None:
     from catan_arena.ladder.models import LadderSettings
 
-    LadderSettings.objects.filter(pk=1).update(paused=paused)
+    LadderSettings.objects.filter(pk=LadderSettings.ROW).update(paused=paused)
 
 
 class Ladder:

@@ -51,7 +51,10 @@ class LadderSettings(models.Model):
         if problem is not None:
             raise ValidationError({"table_size": problem})
 
+    ROW = 1
+    """The one row of settings."""
+
     @classmethod
     def current(cls) -> LadderSettings:
-        settings_row, _ = cls.objects.get_or_create(pk=1)
+        settings_row, _ = cls.objects.get_or_create(pk=cls.ROW)
         return settings_row

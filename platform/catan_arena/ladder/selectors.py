@@ -70,15 +70,20 @@ def matchmaker_in_flight() -> int:
     return matchmaker_matches().filter(status__in=Match.IN_FLIGHT).count()
 
 
-def pace(ladder: LadderSettings, field: list[Candidate] | None = None) -> Pace:
+def pace(
+    ladder: LadderSettings, field: list[Candidate] | None = None, in_flight: int | None = None
+) -> Pace:
     """How fast the ladder plays now (:mod:`catan_arena.ladder.pace`): full speed while
-    a version has fewer than ``settled_games`` rated games, else the background rate."""
+    a version has fewer than ``settled_games`` rated games, else the background rate.
+    ``field`` and ``in_flight``: the caller's :func:`candidates` and
+    :func:`matchmaker_in_flight`, if it has them."""
     field = candidates() if field is None else field
+    in_flight = matchmaker_in_flight() if in_flight is None else in_flight
     last = matchmaker_matches().order_by("-created_at").values_list("created_at", flat=True)
     last_made = last.first()
     return ladder_pace(
         [c.games for c in field],
-        free_slots=ladder.tables_in_flight - matchmaker_in_flight(),
+        free_slots=ladder.tables_in_flight - in_flight,
         settled_games=ladder.settled_games,
         background_interval=ladder.background_interval_seconds,
         since_last_match=None

@@ -39,15 +39,16 @@ def fill_ladder(rng: random.Random | None = None, *, full_speed: bool = False) -
     sure the house bots are on the ladder first (``settings.HOUSE_BOTS_ON_LADDER``).
     Safe to call concurrently: the settings row is locked while the tables are planned."""
     with transaction.atomic():
-        ladder = LadderSettings.objects.select_for_update().get(pk=LadderSettings.current().pk)
+        ladder = _locked_settings()
         if ladder.paused:
             return []
         if settings.HOUSE_BOTS_ON_LADDER:
             ensure_house_bots()
-        if ladder.tables_in_flight <= matchmaker_in_flight():
+        in_flight = matchmaker_in_flight()
+        if ladder.tables_in_flight <= in_flight:
             return []  # full (most ticks and top-ups of a busy ladder): nothing to plan
         field = candidates()
-        now = pace(ladder, field)
+        now = pace(ladder, field, in_flight)
         free_tables = now.free_slots if full_speed else now.tables
         if free_tables <= 0:
             return []
@@ -69,6 +70,15 @@ def fill_ladder(rng: random.Random | None = None, *, full_speed: bool = False) -
             )
             for table in tables
         ]
+
+
+def _locked_settings() -> LadderSettings:
+    """The ladder's settings row, locked for this transaction (made first if missing)."""
+    found = LadderSettings.objects.select_for_update().filter(pk=LadderSettings.ROW).first()
+    if found is None:
+        LadderSettings.current()
+        found = LadderSettings.objects.select_for_update().get(pk=LadderSettings.ROW)
+    return found
 
 
 def fill_ladder_on_commit() -> None:
