@@ -385,6 +385,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "catan_arena.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON bodies only, as the schema declares (a form body: 415); the upload alone reads
+    # multipart (api.bots.UploadView). Issue 24.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Catan Arena API",
@@ -400,9 +404,6 @@ SPECTACULAR_SETTINGS = {
         "slug": {"type": "string", "pattern": f"^{SlugConverter.regex}$"},
         "int": {"type": "integer", "minimum": 0},
     },
-    # JSON bodies declared as JSON only (the upload declares its multipart itself): a
-    # body offered three ways trips generators (issue 24).
-    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "catan_arena.matches.models.Match.Status",
         "VersionStatusEnum": "catan_arena.submissions.models.BotVersion.Status",

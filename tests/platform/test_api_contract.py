@@ -2,19 +2,23 @@
 operation's errors in the one error shape, security exactly as enforced (checked by
 asking anonymously), the upload alone as multipart, the replay's 304, path patterns —
 and every path under /api/ answers JSON, any method, a token's POST included (never
-Django's HTML 404 or CSRF page; the control: a page outside /api/ still gets those)."""
+Django's HTML 404 or CSRF page; the control: a page outside /api/ still gets those). A
+body is read only in the media type its operation declares: any other is a 415."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 import yaml
 from django.test import Client
 from rest_framework.test import APIClient
 
-from catan_arena.accounts.models import User
+from catan_arena.accounts.models import ApiToken, User
+from catan_arena.accounts.roles import ORGANIZERS
+from catan_arena.accounts.services import grant_role
 from tests.support.api import API, client_of, error
 
 pytestmark = pytest.mark.django_db
@@ -47,6 +51,7 @@ def test_every_operation_declares_its_errors_in_the_one_shape(schema: dict[str, 
             assert answer["content"]["application/json"]["schema"]["$ref"] == ref, (path, code)
         if "{" in path:
             assert "404" in errors, (method, path)
+        assert ("415" in errors) == ("requestBody" in op), (method, path)  # the body's type
     upload = schema["paths"]["/api/v1/bots/{name}/versions/"]["post"]
     assert {"400", "401", "403", "404", "409", "413", "429"} <= set(upload["responses"])
     assert "429" in schema["paths"]["/api/v1/auth/token/"]["post"]["responses"]
@@ -70,6 +75,62 @@ def test_bodies_are_json_but_the_upload_and_paths_have_their_patterns(
                 assert parameter["schema"]["pattern"] == "^[-a-zA-Z0-9_]+$", (path, parameter)
             elif parameter["in"] == "path":
                 assert "minimum" in parameter["schema"], (path, parameter)
+
+
+JSON, MULTIPART, FORM = (
+    "application/json",
+    "multipart/form-data",
+    "application/x-www-form-urlencoded",
+)
+
+
+def send(client: APIClient, url: str, kind: str, data: dict[str, str]) -> Any:
+    """POST ``data`` as a body of media type ``kind``."""
+    if kind == FORM:
+        return client.post(url, urlencode(data), content_type=FORM)
+    return client.post(url, data, format="multipart" if kind == MULTIPART else "json")
+
+
+def test_a_body_is_read_only_in_the_media_type_the_schema_declares(
+    schema: dict[str, Any],
+) -> None:
+    """Every operation with a body, by an organizer (let through to the body on each),
+    declares one media type: each of the two others is a 415 in the one error shape;
+    the declared one (the control) is read — the answer is about its fields or a
+    success, never 415."""
+    organizer = grant_role(User.objects.create_user("ada", password="x-4521-y"), ORGANIZERS)
+    client = client_of(organizer)
+    checked = refused = 0
+    for method, path, op in operations(schema):
+        declared = set(op.get("requestBody", {}).get("content", {}))
+        if not declared:
+            continue
+        assert method == "POST", path  # what send() makes
+        url = path.replace("{id}", "1").replace("{name}", "newbot")
+        for kind in (JSON, MULTIPART, FORM):
+            reply = send(client, url, kind, {"name": "cup"})
+            assert reply["Content-Type"] == "application/json", (path, kind, reply.content[:200])
+            if kind in declared:
+                assert reply.status_code != 415, (path, kind, reply.content[:200])
+            else:
+                body = error(reply, 415)
+                assert body["code"] == "unsupported_media_type", (path, kind)
+                assert kind in body["message"], body
+                refused += 1
+        checked += 1
+    assert checked >= 7 and refused == 2 * checked
+
+
+def test_a_form_encoded_log_in_is_415_and_the_same_as_json_gets_a_key() -> None:
+    User.objects.create_user("ada", password="x-4521-y")
+    pair = {"username": "ada", "password": "x-4521-y", "name": "cli"}
+    for kind in (FORM, MULTIPART):
+        reply = send(APIClient(), f"{API}/auth/token/", kind, pair)
+        assert reply["Content-Type"] == "application/json"
+        assert error(reply, 415)["code"] == "unsupported_media_type"
+    assert not ApiToken.objects.exists()  # the body was not read
+    made = send(APIClient(), f"{API}/auth/token/", JSON, pair)  # the control
+    assert made.status_code == 201 and made.json()["key"], made.content[:200]
 
 
 def test_the_auth_schemes_are_the_headers_the_server_reads(schema: dict[str, Any]) -> None:

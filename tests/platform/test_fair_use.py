@@ -105,14 +105,18 @@ def test_rejected_form_uploads_count_against_the_apis_hourly_limit(
     assert set(codes) == {400}, codes  # rejected, and counted
     assert _form_upload(site, BIG) == 429
     api = client_of(author).post(
-        f"{API}/bots/busy/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)}
+        f"{API}/bots/busy/versions/",
+        {"file": SimpleUploadedFile("b.py", VALID_BOT)},
+        format="multipart",
     )
     body = error(api, 429)  # the same count, through the other door
     assert "too many uploads" in body["message"] and body["retry_after_seconds"] > 0
     assert BotVersion.objects.filter(bot__owner=author).count() == 0
     # control: another author's upload goes through
     theirs = client_of(other_author).post(
-        f"{API}/bots/theirs/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)}
+        f"{API}/bots/theirs/versions/",
+        {"file": SimpleUploadedFile("b.py", VALID_BOT)},
+        format="multipart",
     )
     assert theirs.status_code == 201, theirs.content[:300]
 
@@ -120,9 +124,17 @@ def test_rejected_form_uploads_count_against_the_apis_hourly_limit(
 def test_an_upload_waits_for_room_in_flight(author: User, settings: Any) -> None:
     settings.AUTHOR_MATCHES_IN_FLIGHT = 1
     post = client_of(author).post
-    first = post(f"{API}/bots/one/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)})
+    first = post(
+        f"{API}/bots/one/versions/",
+        {"file": SimpleUploadedFile("b.py", VALID_BOT)},
+        format="multipart",
+    )
     assert first.status_code == 201  # its validation is pending: the author's one
-    second = post(f"{API}/bots/two/versions/", {"file": SimpleUploadedFile("b.py", VALID_BOT)})
+    second = post(
+        f"{API}/bots/two/versions/",
+        {"file": SimpleUploadedFile("b.py", VALID_BOT)},
+        format="multipart",
+    )
     assert "validating an upload needs 1 more" in error(second, 429)["message"]
 
 
@@ -148,7 +160,9 @@ def test_uploads_sent_at_once_do_not_all_pass_the_room_check(
             file = SimpleUploadedFile("b.py", VALID_BOT + f"\n# {i}\n".encode())
             start.wait()
             if door == "api":
-                answer = apis[i].post(f"{API}/bots/b{i}/versions/", {"file": file})
+                answer = apis[i].post(
+                    f"{API}/bots/b{i}/versions/", {"file": file}, format="multipart"
+                )
             else:
                 answer = sites[i].post("/upload/", {"name": f"b{i}", "file": file})
             codes.append(answer.status_code)
@@ -213,7 +227,8 @@ def test_a_waiting_pair_and_uploads_at_once_stay_within_the_room(
         try:
             file = SimpleUploadedFile("b.py", VALID_BOT + f"\n# {i}\n".encode())
             start.wait()
-            codes.append(apis[i].post(f"{API}/bots/w{i}/versions/", {"file": file}).status_code)
+            reply = apis[i].post(f"{API}/bots/w{i}/versions/", {"file": file}, format="multipart")
+            codes.append(reply.status_code)
         finally:
             connection.close()
 

@@ -47,7 +47,9 @@ def log_in(client: Client, username: str, password: str, **headers: str) -> int:
 
 def api_log_in(client: Client, username: str, password: str, **headers: str) -> int:
     data = {"username": username, "password": password, "name": "cli"}
-    return client.post("/api/v1/auth/token/", data, **headers).status_code
+    return client.post(
+        "/api/v1/auth/token/", data, content_type="application/json", **headers
+    ).status_code
 
 
 # Each attack makes LIMIT wrong tries, then the right password; returns its status.
@@ -117,7 +119,11 @@ def test_the_api_answers_in_its_error_shape(ada: User) -> None:
     client = Client()
     for _ in range(LIMIT):
         api_log_in(client, "ada", "wrong")
-    refused = client.post("/api/v1/auth/token/", {"username": "ada", "password": PASSWORD})
+    refused = client.post(
+        "/api/v1/auth/token/",
+        {"username": "ada", "password": PASSWORD},
+        content_type="application/json",
+    )
     error = refused.json()["error"]
     assert (refused.status_code, error["status"], error["code"]) == (429, 429, "throttled")
     assert error["retry_after_seconds"] == int(refused["Retry-After"]) == 600

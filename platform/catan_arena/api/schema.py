@@ -29,6 +29,7 @@ ERROR_MEANINGS = {
     404: "No such object (or not visible to you).",
     409: "Not possible in the object's current state.",
     413: "Over the upload size cap.",
+    415: "A body not of the declared media type: JSON (the upload: multipart/form-data).",
     429: "Over a rate or fair-use limit (``retry_after_seconds`` when known).",
 }
 
@@ -50,13 +51,16 @@ class ArenaAutoSchema(AutoSchema):
 
     def error_statuses(self) -> list[int]:
         """401 anywhere (a bad token is refused on any path); 400 where a body or query
-        parameters are read; 403 for writes; 404 where the path names an object; plus
-        the view's own ``refusals`` by method (``{"POST": (409, 429)}``)."""
+        parameters are read; 415 where a body is (one of another media type than its
+        parsers'); 403 for writes; 404 where the path names an object; plus the view's
+        own ``refusals`` by method (``{"POST": (409, 429)}``)."""
         statuses = {401}
         writes = self.method not in SAFE_METHODS
         body = self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer() is not None
         if body or self._query_parameters():
             statuses.add(400)
+        if body:
+            statuses.add(415)
         if writes:
             statuses.add(403)
         statuses.update(getattr(self.view, "refusals", {}).get(self.method, ()))
