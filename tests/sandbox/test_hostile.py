@@ -96,7 +96,9 @@ def test_sleeping_through_its_turn_hits_the_wall_clock_cap() -> None:
     played = play_hostile("sleeper", decision=0.2, bank=0.5)
     assert_forfeited(played, "timeout")
     assert "wall clock" in played.result.faults[0][0].message
-    assert played.result.stats[0].max < 2.0  # killed at 0.2 + 0.5 + 0.1 s
+    # its hour's sleep cut at 0.2 + 0.5 + 0.1 s, plus the kill and reaping of its sandbox
+    # (seconds on a loaded machine: 3.3 s seen once in CI beside a browser test run)
+    assert played.result.stats[0].max < 10.0
 
 
 def test_cpu_burning_off_turn_is_frozen() -> None:
