@@ -5,6 +5,8 @@ forged decision posted to it is refused with a message, changing nothing."""
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 import orjson
@@ -16,8 +18,10 @@ from catan_arena.matches.models import Match, PersonSeat
 from catan_arena.matches.person_mailbox import DatabaseMailbox
 from catan_arena.matches.services import claim_match
 from catan_arena.submissions.services import register_builtins
+from catan_arena.web.play_view import PLAYS
 from engine import Game, RulesConfig
 from engine.actions import action_to_json
+from engine.types import DevCard
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +120,54 @@ def test_a_forged_decision_posted_to_the_page_is_refused(player: Client) -> None
     ok = player.post(url, orjson.dumps({"step": 0, "action": legal}), "application/json")
     assert ok.status_code == 200  # the control
     assert PersonSeat.objects.get(match=match).answer == {"step": 0, "action": legal}
+
+
+def played_until(game: Game, reached: Any, limit: int = 20_000) -> None:
+    """Play ``game`` on (every seat buys a development card when it may, else a random
+    legal action from a fixed stream) until ``reached(game)``."""
+    rng = random.Random(23)
+    for _ in range(limit):
+        if reached(game):
+            return
+        legal = game.legal_actions()
+        buy = [a for a in legal if a.kind == "buy_dev_card"]
+        game.apply(buy[0] if buy else rng.choice(legal))
+    raise AssertionError("the position was not reached")
+
+
+def cards_to_play(game: Game) -> bool:
+    """Seat 1 decides and may play a development card; another seat holds one too."""
+    state = game.state
+    return (
+        game.outcome is None
+        and state.decider == 0
+        and any(a.kind.startswith("play_") for a in game.legal_actions())
+        and any(sum(state.devs[s]) for s in range(1, 4))
+    )
+
+
+def test_the_person_sees_their_own_development_cards_by_kind_and_may_play_them(
+    player: Client,
+) -> None:
+    match = start(player)
+    claim = claim_match(match.pk, worker="test:1:1")
+    assert claim is not None
+    game = Game.new(RulesConfig(players=4), claim.seed)
+    played_until(game, cards_to_play)
+    step = len(game.observe(0).history)
+    DatabaseMailbox(match.pk, claim.attempt, game, claim.names).post(step, game.observe(0), 4e9)
+    data = state(player, match)
+    side = data["side"]
+    mine = game.state.devs[0]
+    held = {card.label.replace("_", " "): mine[card] for card in DevCard if mine[card]}
+    shown = re.findall(r'<li data-kind="([a-z ]+)"[^>]*>([a-z ]+) (\d+)', side)
+    assert {kind: int(n) for kind, _, n in shown} == held  # by kind, with counts
+    playable = {c["action"]["type"] for c in data["choices"]} & set(PLAYS.values())
+    assert playable  # the position: a card to play, offered as the decision's choice
+    marked = set(re.findall(r'<li data-kind="([a-z ]+)" class="playable"', side))
+    assert {PLAYS[DevCard[k.upper().replace(" ", "_")]] for k in marked} == playable
+    for other in range(1, 4):  # the others' cards: a count, never their kinds
+        section = side.split(f'data-seat="{other}"')[1].split("</section>")[0]
+        count = sum(game.state.devs[other])
+        assert f"{count} development card" in section and "data-kind" not in section
+    assert side.count('class="devs"') == 1  # one list: the person's own

@@ -123,7 +123,9 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
         answer["key"] = view.key
     if view.frame is not None:  # not the board the page has
         answer["board"] = view.frame.svg
-        answer["side"] = render_to_string("web/_play_side.html", {"frame": view.frame})
+        answer["side"] = render_to_string(
+            "web/_play_side.html", {"frame": view.frame, "cards": view.cards}
+        )
     return JsonResponse(answer)
 
 

@@ -32,7 +32,7 @@ from engine.actions import (
 from engine.errors import EngineError, ReplayError
 from engine.game import Game
 from engine.replay import Replay, state_at
-from engine.types import Bag, Resource
+from engine.types import Bag, DevCard, Resource
 
 WORDS = {
     "roll_dice": "Roll the dice",
@@ -114,6 +114,41 @@ def spot(action: Action) -> dict[str, Any] | None:
     return None
 
 
+PLAYS = {
+    DevCard.KNIGHT: "play_knight",
+    DevCard.ROAD_BUILDING: "play_road_building",
+    DevCard.YEAR_OF_PLENTY: "play_year_of_plenty",
+    DevCard.MONOPOLY: "play_monopoly",
+}
+"""The action that plays each kind of development card (victory points are never
+played)."""
+
+
+@dataclass(frozen=True)
+class CardLine:
+    """The person's development cards of one kind: how many, how many of them bought
+    this turn (not playable before the next), and whether one may be played now (a
+    legal action posted for it)."""
+
+    kind: str
+    count: int
+    new: int
+    playable: bool
+
+
+def cards(game: Game, seat: int, choices: list[Choice]) -> list[CardLine]:
+    """The development cards ``seat`` holds, by kind (only that seat's own view shows
+    them: the others' stay a count in the players' panels)."""
+    state = game.state
+    held, new = state.devs[seat], state.devs_new if state.current == seat else [0] * 5
+    offered = {c.action["type"] for c in choices}
+    return [
+        CardLine(card.label.replace("_", " "), held[card], new[card], PLAYS.get(card) in offered)
+        for card in DevCard
+        if held[card]
+    ]
+
+
 @dataclass(frozen=True)
 class PlayView:
     match: Match
@@ -126,6 +161,8 @@ class PlayView:
     seconds_left: float | None
     key: str | None = None
     """What names the posted position and decision (None before the first post)."""
+    cards: list[CardLine] | None = None
+    """The person's development cards by kind (None when no frame is drawn)."""
 
     @property
     def step(self) -> int | None:
@@ -153,8 +190,10 @@ def play_view(match: Match, seat: PersonSeat, have: str | None = None) -> PlayVi
         if seat.deadline is not None:
             left = max(0.0, (seat.deadline - timezone.now()).total_seconds())
     key = f"{steps}:{seat.step if choices else None}"
-    frame = None if key == have else replay_view.frame(replay, steps, view=seat.seat, game=game)
-    return PlayView(match, seat, frame, choices, left, key)
+    if key == have:  # the page holds this board
+        return PlayView(match, seat, None, choices, left, key)
+    frame = replay_view.frame(replay, steps, view=seat.seat, game=game)
+    return PlayView(match, seat, frame, choices, left, key, cards(game, seat.seat, choices))
 
 
 def _replay(match: Match) -> Replay | None:
