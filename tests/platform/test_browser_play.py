@@ -129,9 +129,9 @@ def choose_trade(options: list[Any], have: dict[str, int]) -> Any:
         return give not in ROAD or have[give] - ratio >= 1
 
     texts = [o.inner_text() for o in options]
-    for wanted in (lambda g: g in missing, lambda g: True):
+    for only_missing in (True, False):
         for option, words in zip(options, texts, strict=True):
-            if keeps_road(words) and wanted(trade_words(words)[2]):
+            if keeps_road(words) and (trade_words(words)[2] in missing or not only_missing):
                 return option
     return options[0]
 

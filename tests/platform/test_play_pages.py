@@ -20,8 +20,16 @@ from catan_arena.matches.services import claim_match
 from catan_arena.submissions.services import register_builtins
 from catan_arena.web.play_view import PLAYS
 from engine import Game, RulesConfig
-from engine.actions import action_to_json
-from engine.types import DevCard
+from engine.actions import (
+    ACCEPT,
+    CANCEL,
+    END_TURN,
+    REJECT,
+    CounterTrade,
+    ProposeTrade,
+    action_to_json,
+)
+from engine.types import DevCard, Resource
 
 pytestmark = pytest.mark.django_db
 
@@ -171,3 +179,72 @@ def test_the_person_sees_their_own_development_cards_by_kind_and_may_play_them(
         count = sum(game.state.devs[other])
         assert f"{count} development card" in section and "data-kind" not in section
     assert side.count('class="devs"') == 1  # one list: the person's own
+
+
+def one(resource: int) -> tuple[int, ...]:
+    return tuple(int(r == resource) for r in range(5))
+
+
+def offer_to_make(game: Game) -> tuple[int, int, int] | None:
+    """(give, get, counter): seat 1 offers a card for one seat 2 holds, and seat 4 holds
+    a third kind to counter with; None when the position has no such offer."""
+    state = game.state
+    if game.outcome is not None or state.decider != 0 or state.phase.name != "MAIN":
+        return None
+    if not any(a.kind == "propose_trade" for a in game.legal_actions()):
+        return None
+    for give in range(5):
+        for get in range(5):
+            for counter in range(5):
+                if (
+                    state.hands[0][give]
+                    and get != give
+                    and state.hands[1][get]
+                    and counter != give
+                    and state.hands[3][counter]
+                ):
+                    return give, get, counter
+    return None
+
+
+def test_the_persons_offer_to_the_bots_shows_each_answer(player: Client) -> None:
+    match = start(player)
+    claim = claim_match(match.pk, worker="test:1:1")
+    assert claim is not None
+    game = Game.new(RulesConfig(players=4), claim.seed)
+    mailbox = DatabaseMailbox(match.pk, claim.attempt, game, claim.names)
+    played_until(game, lambda g: offer_to_make(g) is not None)
+    mailbox.post(len(game.observe(0).history), game.observe(0), 4e9)
+    before = state(player, match)
+    offers = [c for c in before["choices"] if c["action"]["type"] == "propose_trade"]
+    assert offers and "play-offer" not in before["side"]  # the control: no offer made yet
+    give, get, counter = offer_to_make(game) or (0, 0, 0)
+    offer = ProposeTrade(one(give), one(get))
+    assert action_to_json(offer) in [c["action"] for c in offers]  # offered on the page
+    for action in (offer, ACCEPT, REJECT, CounterTrade(one(counter), one(give))):
+        game.apply(action)
+    mailbox.post(len(game.observe(0).history), game.observe(0), 4e9)
+    data = state(player, match)
+    names = [r.label for r in Resource]
+    side = data["side"]
+    assert f"Your offer: 1 {names[give]} for 1 {names[get]}" in side
+    answers = dict(re.findall(r'<li data-seat="(\d)" data-answer="(\w+)">', side))
+    assert answers == {"1": "accept_trade", "2": "reject_trade", "3": "counter_trade"}
+    assert f"counters: gives 1 {names[counter]} for 1 {names[give]}" in side
+    words = {c["action"].get("seat"): c["words"] for c in data["choices"]}
+    assert words[1].endswith(f": give 1 {names[give]}, get 1 {names[get]}")
+    assert words[3].endswith(f"(their counter): give 1 {names[give]}, get 1 {names[counter]}")
+    assert words[None] == "Withdraw the offer"
+    game.apply(CANCEL)  # withdrawn: the answers stay on the page until the turn ends
+    mailbox.post(len(game.observe(0).history), game.observe(0), 4e9)
+    side = state(player, match)["side"]
+    assert "You withdrew the offer." in side and 'data-answer="counter_trade"' in side
+    for action in (offer, REJECT, REJECT, REJECT):  # the same offer again: all decline
+        game.apply(action)
+    mailbox.post(len(game.observe(0).history), game.observe(0), 4e9)
+    side = state(player, match)["side"]
+    assert "Nobody took it." in side and side.count('data-answer="reject_trade"') == 3
+    game.apply(END_TURN)
+    played_until(game, lambda g: g.state.decider == 0)
+    mailbox.post(len(game.observe(0).history), game.observe(0), 4e9)
+    assert "play-offer" not in state(player, match)["side"]  # last turn's offer is gone

@@ -124,7 +124,7 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
     if view.frame is not None:  # not the board the page has
         answer["board"] = view.frame.svg
         answer["side"] = render_to_string(
-            "web/_play_side.html", {"frame": view.frame, "cards": view.cards}
+            "web/_play_side.html", {"frame": view.frame, "cards": view.cards, "offer": view.offer}
         )
     return JsonResponse(answer)
 

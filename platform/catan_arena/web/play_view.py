@@ -14,6 +14,7 @@ from django.utils import timezone
 from catan_arena.matches.models import Match, PersonSeat
 from catan_arena.web import replay_view
 from catan_arena.web.board_svg import geometry
+from catan_arena.web.play_offer import OfferView, last_offer
 from engine.actions import (
     Action,
     BuildCity,
@@ -94,10 +95,24 @@ def words(action: Action, game: Game, seat: int, names: list[str]) -> str:
         case PlayMonopoly(resource=resource):
             return f"Take every {Resource(resource).label}"
         case ConfirmTrade(seat=other):
-            return f"Trade with {names[other]}"
+            return f"Trade with {names[other]}{_terms(game, other)}"
         case CounterTrade(give=give, get=get) | ProposeTrade(give=give, get=get):
             return f"{_bag(give)} for {_bag(get)}"
     return WORDS.get(action.kind, str(action))
+
+
+def _terms(game: Game, other: int) -> str:
+    """What the person gives and gets trading with ``other`` (its acceptance of the
+    offer, or its counter-offer: it gives ``give`` and receives ``get``)."""
+    state = game.state
+    if state.offer is None or other >= len(state.responses):
+        return ""
+    answer = state.responses[other]
+    if isinstance(answer, tuple):
+        their_give, their_get = answer
+        return f" (their counter): give {_bag(their_get)}, get {_bag(their_give)}"
+    give, get = state.offer
+    return f": give {_bag(give)}, get {_bag(get)}"
 
 
 def spot(action: Action) -> dict[str, Any] | None:
@@ -163,6 +178,9 @@ class PlayView:
     """What names the posted position and decision (None before the first post)."""
     cards: list[CardLine] | None = None
     """The person's development cards by kind (None when no frame is drawn)."""
+    offer: OfferView | None = None
+    """The person's trade offer of the turn and the bots' answers (None: none made, or
+    no frame drawn)."""
 
     @property
     def step(self) -> int | None:
@@ -193,7 +211,8 @@ def play_view(match: Match, seat: PersonSeat, have: str | None = None) -> PlayVi
     if key == have:  # the page holds this board
         return PlayView(match, seat, None, choices, left, key)
     frame = replay_view.frame(replay, steps, view=seat.seat, game=game)
-    return PlayView(match, seat, frame, choices, left, key, cards(game, seat.seat, choices))
+    offer = last_offer(replay, seat.seat, replay_view.seat_names(replay))
+    return PlayView(match, seat, frame, choices, left, key, cards(game, seat.seat, choices), offer)
 
 
 def _replay(match: Match) -> Replay | None:
