@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from catan_arena.matches.models import Match
+from catan_arena.ratings.models import Rating
 from catan_arena.submissions.services import register_builtins
 from tests.support.browser import PASSWORD, SHOTS
 from tests.support.celery_worker import CeleryWorker, wait_for
@@ -271,3 +272,21 @@ def test_a_person_who_leaves_comes_back_then_the_autopilot_finishes(
     assert "the replay" in last.inner_text("#play-over")
     seat = Match.objects.get(pk=match_id).seats.get(seat=0)
     assert seat.forfeit is not None and "away" in seat.forfeit["reason"]
+
+
+def test_a_person_starts_a_game_from_the_ladder(browser: Any, live_server: Any) -> None:
+    """Each ladder row's button posts the ladder's one form to that bot's start."""
+    for version in register_builtins():
+        if version.builtin in ("heuristic", "random"):
+            Rating.objects.create(version=version, elo=1500, mu=25, sigma=8, games=30, wins=9)
+    page = sign_up(browser, live_server.url, "ana")
+    page.goto(f"{live_server.url}/ladder/")
+    page.select_option('#play-form select[name="players"]', "3")
+    page.select_option('#play-form select[name="fillers"]', "heuristic")
+    row = page.locator("table.ladder tr", has=page.locator('a[href="/bots/random/"]'))
+    row.get_by_role("button", name="Play against this bot").click()
+    page.wait_for_url("**/play/*/")
+    match = Match.objects.get(person__username="ana")
+    assert page.url.endswith(f"/play/{match.pk}/")
+    assert [s.version.builtin for s in match.seats.order_by("seat")].count("random") == 1
+    assert match.players == 3 and "Waiting for a worker" in page.inner_text("#play-status")

@@ -17,6 +17,8 @@ from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match, PersonSeat
 from catan_arena.matches.person_mailbox import DatabaseMailbox
 from catan_arena.matches.services import claim_match
+from catan_arena.ratings.models import Rating
+from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins
 from catan_arena.web.play_view import PLAYS
 from engine import Game, RulesConfig
@@ -248,3 +250,33 @@ def test_the_persons_offer_to_the_bots_shows_each_answer(player: Client) -> None
     played_until(game, lambda g: g.state.decider == 0)
     mailbox.post(len(game.observe(0).history), game.observe(0), 4e9)
     assert "play-offer" not in state(player, match)["side"]  # last turn's offer is gone
+
+
+def rated(version: BotVersion) -> None:
+    Rating.objects.create(version=version, elo=1500, mu=25, sigma=8, games=30, wins=9)
+
+
+def test_the_ladder_offers_a_game_against_each_bot_to_signed_in_people(player: Client) -> None:
+    by_name = {v.builtin: v for v in register_builtins()}
+    for name in ("heuristic", "random"):
+        rated(by_name[name])
+    page = player.get("/ladder/").content.decode()
+    buttons = re.findall(r'<button form="play-form" formaction="(/bots/[\w-]+/play/)"', page)
+    assert sorted(buttons) == ["/bots/heuristic/play/", "/bots/random/play/"]  # one a row
+    assert '<form id="play-form" method="post"' in page and 'name="fillers"' in page
+    anonymous = Client().get("/ladder/").content.decode()
+    assert "Play against this bot" not in anonymous and "to play against these bots" in anonymous
+    assert "Play against this bot" not in player.get("/").content.decode()  # the ladder's own
+    # the row's button posts the ladder's form to the bot's own start (the same flow)
+    refused = player.post("/bots/random/play/", {"players": "5", "back": "ladder"})
+    assert refused.status_code == 302 and refused["Location"] == "/ladder/"
+    assert not Match.objects.exists()  # the control below starts one
+    form = {"players": "3", "fillers": "heuristic", "seat": "2", "back": "ladder"}
+    answer = player.post("/bots/random/play/", form)
+    match = Match.objects.get(person__username="player")
+    assert answer["Location"] == f"/play/{match.pk}/"
+    seats = [s.version.builtin for s in match.seats.order_by("seat")]
+    assert seats == ["random", "heuristic", "heuristic"]  # the chosen bot, a filler, the person
+    assert PersonSeat.objects.get(match=match).seat == 2
+    unknown = player.post("/bots/heuristic/play/", form | {"back": "https://evil.example/"})
+    assert unknown["Location"] == "/bots/heuristic/"  # never a URL from the request

@@ -43,11 +43,23 @@ class PlayForm(forms.Form):
     )
 
 
+BACK = "ladder"
+"""The ``back`` field of the ladder's form: a refusal returns there, not to the bot's
+page (a fixed name, never a URL from the request)."""
+
+
+def _back(request: HttpRequest, name: str) -> HttpResponse:
+    if request.POST.get("back") == BACK:
+        return redirect("web:ladder")
+    return redirect("web:bot", name=name)
+
+
 @login_required
 @require_POST
 def start_game(request: HttpRequest, name: str) -> HttpResponse:
-    """ "Play against this bot": a game of the person against its playing version and
-    house bots filling the other seats."""
+    """ "Play against this bot" (a bot's page, or a row of the ladder: the same form): a
+    game of the person against its playing version and house bots filling the other
+    seats."""
     bot = bot_named(name)
     version = None if bot is None else playing_version(bot)
     if version is None:
@@ -55,7 +67,7 @@ def start_game(request: HttpRequest, name: str) -> HttpResponse:
     form = PlayForm(request.POST)
     if not form.is_valid():
         messages.error(request, "choose the players, the bots that fill and your seat")
-        return redirect("web:bot", name=name)
+        return _back(request, name)
     user: Any = request.user
     data = form.cleaned_data
 
@@ -68,7 +80,7 @@ def start_game(request: HttpRequest, name: str) -> HttpResponse:
         bots = [version, *[fill] * (data["players"] - 2)]
         match = start_person_game(user, bots, seat=data["seat"], admit=admit)
         return redirect("web:play", pk=match.pk)
-    return redirect("web:bot", name=name)
+    return _back(request, name)
 
 
 def _status(match: Match) -> str:
