@@ -13,9 +13,12 @@ from typing import Any
 
 import pytest
 
-from catan_arena.matches.models import Match
+from catan_arena.matches.models import Match, PersonSeat
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.services import register_builtins
+from engine.board.topology import standard_topology
+from engine.replay import Replay
+from engine.types import Terrain
 from tests.support.browser import PASSWORD, SHOTS
 from tests.support.celery_worker import CeleryWorker, wait_for
 
@@ -58,16 +61,38 @@ def click_spot(page: Any, kind: str) -> None:
         dialog.first.click()
 
 
-def set_up(page: Any) -> None:
-    """Both set-up settlements and roads, clicked on the board."""
+def best_spot(match_id: int) -> int:
+    """The settlement spot offered that a person would pick: most pips, brick and
+    lumber (a road) counted twice."""
+    layout = Replay.from_dict(Match.objects.get(pk=match_id).live).layout
+    hexes = standard_topology().node_hexes
+
+    def score(node: int) -> int:
+        return sum(
+            (6 - abs(7 - layout.numbers[h])) * (2 if layout.terrains[h] <= Terrain.FOREST else 1)
+            for h in hexes[node]
+            if layout.numbers[h]
+        )
+
+    legal = PersonSeat.objects.get(match_id=match_id).legal
+    return max((int(a["node"]) for a in legal if a["type"] == "build_settlement"), key=score)
+
+
+def set_up(page: Any, match_id: int) -> None:
+    """Both set-up settlements (on good spots) and roads, clicked on the board (each
+    taken before the next look: the page stops offering it)."""
     for _ in range(2):
-        page.wait_for_selector("#play-spots .spot-node", timeout=60_000)
-        click_spot(page, "node")
-        page.wait_for_selector("#play-spots .spot-edge", timeout=60_000)
-        click_spot(page, "edge")
+        for kind in ("node", "edge"):
+            page.wait_for_selector(f"#play-spots .spot-{kind}", state="attached", timeout=60_000)
+            step = page.get_attribute("#play-choices", "data-step")
+            if kind == "node":
+                at = best_spot(match_id)
+                page.locator(f'#play-spots .spot-node[data-at="{at}"]').click(force=True)
+            else:
+                click_spot(page, kind)
+            page.wait_for_selector(f'#play-choices:not([data-step="{step}"])', timeout=60_000)
 
 
-RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
 ROAD = ("brick", "lumber")
 """What a road costs: the build the person trades toward."""
 
@@ -171,7 +196,7 @@ def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
     robber, discard, else end the turn. A build and a trade are checked on the next
     position the page shows."""
     offered = '#play-choices:not([data-step=""]) button[data-type], #play-spots .spot'
-    page.wait_for_selector(f"{offered}, #play-over", timeout=120_000)
+    page.wait_for_selector(f"{offered}, #play-over", state="attached", timeout=120_000)
     if page.locator("#play-over").count():
         return False
     step = str(page.get_attribute("#play-choices", "data-step"))
@@ -219,7 +244,7 @@ def test_a_person_plays_against_bots_in_the_browser(
     workers.append(CeleryWorker(server_mode, concurrency=1))
     page = sign_up(browser, live_server.url, "lin")
     match_id = start_game(page, live_server.url)
-    set_up(page)
+    set_up(page, match_id)
     done: set[str] = set()
     trades = [0]
     for _ in range(DECISIONS):
@@ -255,13 +280,15 @@ def test_a_person_who_leaves_comes_back_then_the_autopilot_finishes(
     context = browser.new_context()
     page = sign_up(context, live_server.url, "mo")
     match_id = start_game(page, live_server.url)
-    page.wait_for_selector("#play-spots .spot-node", timeout=60_000)
+    page.wait_for_selector("#play-spots .spot-node", state="attached", timeout=60_000)
     click_spot(page, "node")
-    page.wait_for_selector("#play-spots .spot-edge", timeout=60_000)
+    page.wait_for_selector("#play-spots .spot-edge", state="attached", timeout=60_000)
     page.close()  # the tab closed mid-decision
     again = context.new_page()
     again.goto(f"{live_server.url}/play/{match_id}/")
-    again.wait_for_selector("#play-spots .spot-edge", timeout=30_000)  # the same decision
+    again.wait_for_selector(
+        "#play-spots .spot-edge", state="attached", timeout=30_000
+    )  # the same decision
     click_spot(again, "edge")
     again.wait_for_selector("#play-choices .note", timeout=30_000)
     again.close()  # gone for good: 20 s later the autopilot plays the rest

@@ -20,6 +20,7 @@ from catan_arena.matches.services import claim_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins
+from catan_arena.web import play_view
 from catan_arena.web.play_view import PLAYS
 from engine import Game, RulesConfig
 from engine.actions import (
@@ -29,8 +30,10 @@ from engine.actions import (
     REJECT,
     CounterTrade,
     ProposeTrade,
+    action_from_dict,
     action_to_json,
 )
+from engine.replay import state_at
 from engine.types import DevCard, Resource
 
 pytestmark = pytest.mark.django_db
@@ -280,3 +283,46 @@ def test_the_ladder_offers_a_game_against_each_bot_to_signed_in_people(player: C
     assert PersonSeat.objects.get(match=match).seat == 2
     unknown = player.post("/bots/heuristic/play/", form | {"back": "https://evil.example/"})
     assert unknown["Location"] == "/bots/heuristic/"  # never a URL from the request
+
+
+def test_a_poll_at_the_same_step_does_not_simulate_the_game_again(
+    player: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = start(player)
+    claim = claim_match(match.pk, worker="test:1:1")
+    assert claim is not None
+    game = Game.new(RulesConfig(players=4), claim.seed)
+    mailbox = DatabaseMailbox(match.pk, claim.attempt, game, claim.names)
+    mailbox.post(0, game.observe(0), 4e9)
+    simulated: list[int] = []
+    real = state_at
+
+    def counted(replay: Any, step: int, **options: Any) -> Game:
+        simulated.append(step)
+        return real(replay, step, **options)
+
+    monkeypatch.setattr(play_view, "state_at", counted)
+    first = state(player, match)
+    assert simulated == [0] and first["choices"]
+    again = state(player, match)  # the same step: drawn from the cache
+    assert simulated == [0] and drawn(again) == drawn(first)
+    assert "board" not in orjson.loads(player.get(f"/play/{match.pk}/state/?have=0:0").content)
+    assert player.get(f"/play/{match.pk}/").status_code == 200 and simulated == [0]
+    User.objects.create_user("other", password="pass-4521-word")
+    other = Client()
+    other.force_login(User.objects.get(username="other"))
+    assert other.get(f"/play/{match.pk}/state/").status_code == 403  # checked every time
+    forged = player.get(f"/play/{match.pk}/state/?have=../../play-view:{match.pk}:1:0:0")
+    assert orjson.loads(forged.content)["board"] == first["board"]  # the key: server data
+    # the control: the worker moves on (seat 1's settlement, its road next) and posts again
+    game.apply(action_from_dict(first["choices"][0]["action"]))
+    mailbox.post(1, game.observe(0), 4e9)
+    moved = state(player, match)
+    assert simulated == [0, 1] and moved["step"] == 1 and moved["board"] != first["board"]
+    assert {c["spot"]["kind"] for c in moved["choices"]} == {"edge"}
+    assert drawn(state(player, match)) == drawn(moved) and simulated == [0, 1]
+
+
+def drawn(data: dict[str, Any]) -> dict[str, Any]:
+    """A state without its clock (the seconds left run on)."""
+    return {k: v for k, v in data.items() if k != "seconds_left"}

@@ -13,7 +13,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -95,7 +94,7 @@ def _status(match: Match) -> str:
 def play(request: HttpRequest, pk: int) -> HttpResponse:
     """The person's page of their game (resumes wherever the game is)."""
     seat = _seen(request, pk)
-    match = Match.objects.get(pk=pk)
+    match = Match.objects.defer("live").get(pk=pk)  # the blob: drawn once a step
     context = {
         "match": match,
         "seat": seat,
@@ -117,7 +116,7 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
     """What the play page polls: the status, the decision waiting (its step, seconds
     left, choices) and, unless the page has it (``?have=``), the board and side panel."""
     seat = _seen(request, pk)
-    match = Match.objects.get(pk=pk)
+    match = Match.objects.defer("live").get(pk=pk)  # the blob: drawn once a step
     view = play_view(match, seat, have=request.GET.get("have"))
     answer: dict[str, Any] = {
         "status": match.status,
@@ -133,11 +132,9 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
         return JsonResponse(answer)
     if view.key is not None:
         answer["key"] = view.key
-    if view.frame is not None:  # not the board the page has
-        answer["board"] = view.frame.svg
-        answer["side"] = render_to_string(
-            "web/_play_side.html", {"frame": view.frame, "cards": view.cards, "offer": view.offer}
-        )
+    if view.board is not None:  # not the board the page has
+        answer["board"] = view.board
+        answer["side"] = view.side
     return JsonResponse(answer)
 
 
