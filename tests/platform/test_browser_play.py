@@ -1,28 +1,33 @@
 """A person plays against bots in a real browser (Debian's Chromium driven by Playwright)
 against a live test server and a real ``celery worker`` (issue 23): sign up, start a game
 against ``heuristic`` and two ``random`` bots from the bot's page, place both set-up
-settlements and roads by clicking the board, roll, trade with the bank, build when the
-dice allow, to the end or a step limit, then leave: the autopilot finishes and the match
-and its replay are there. A second person
-closes the tab, comes back to the same decision, then leaves for good."""
+settlements and roads by clicking the board, roll, trade with the bank toward a road and
+build (each seen in the person's view: the hand after the trade, the piece on the board),
+to a step limit, then leave: the autopilot finishes and the match and its replay are
+there. A second person closes the tab, comes back to the same decision, then leaves for
+good."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
-from catan_arena.matches.models import Match
+from catan_arena.matches.models import Match, PersonSeat
+from catan_arena.ratings.models import Rating
 from catan_arena.submissions.services import register_builtins
+from engine.board.topology import standard_topology
+from engine.replay import Replay
+from engine.types import Terrain
 from tests.support.browser import PASSWORD, SHOTS
 from tests.support.celery_worker import CeleryWorker, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 AWAY = 8.0
 """Seconds unseen before the autopilot plays the rest (set when the game starts)."""
-DECISIONS = 120
-"""The step limit: the person's decisions after the set-up."""
+DECISIONS = 250
+"""The step limit: the person's decisions after the set-up (a build and a bank trade
+come far sooner: the person trades toward a road whenever the bank offers one)."""
 
 
 def sign_up(browser: Any, url: str, name: str) -> Any:
@@ -56,64 +61,159 @@ def click_spot(page: Any, kind: str) -> None:
         dialog.first.click()
 
 
-def set_up(page: Any) -> None:
-    """Both set-up settlements and roads, clicked on the board."""
+def best_spot(match_id: int) -> int:
+    """The settlement spot offered that a person would pick: most pips, brick and
+    lumber (a road) counted twice."""
+    layout = Replay.from_dict(Match.objects.get(pk=match_id).live).layout
+    hexes = standard_topology().node_hexes
+
+    def score(node: int) -> int:
+        return sum(
+            (6 - abs(7 - layout.numbers[h])) * (2 if layout.terrains[h] <= Terrain.FOREST else 1)
+            for h in hexes[node]
+            if layout.numbers[h]
+        )
+
+    legal = PersonSeat.objects.get(match_id=match_id).legal
+    return max((int(a["node"]) for a in legal if a["type"] == "build_settlement"), key=score)
+
+
+def set_up(page: Any, match_id: int) -> None:
+    """Both set-up settlements (on good spots) and roads, clicked on the board (each
+    taken before the next look: the page stops offering it)."""
     for _ in range(2):
-        page.wait_for_selector("#play-spots .spot-node", timeout=60_000)
-        click_spot(page, "node")
-        page.wait_for_selector("#play-spots .spot-edge", timeout=60_000)
-        click_spot(page, "edge")
+        for kind in ("node", "edge"):
+            page.wait_for_selector(f"#play-spots .spot-{kind}", state="attached", timeout=60_000)
+            step = page.get_attribute("#play-choices", "data-step")
+            if kind == "node":
+                at = best_spot(match_id)
+                page.locator(f'#play-spots .spot-node[data-at="{at}"]').click(force=True)
+            else:
+                click_spot(page, kind)
+            page.wait_for_selector(f'#play-choices:not([data-step="{step}"])', timeout=60_000)
 
 
-def trade_for_a_road(page: Any) -> None:
-    """Trade with the bank for brick or lumber (a road), giving neither, or else the
-    first trade the bank offers (a single one is made by the button itself)."""
-    page.locator('#play-choices button[data-type="maritime_trade"]').first.click()
+ROAD = ("brick", "lumber")
+"""What a road costs: the build the person trades toward."""
+
+
+def hand(page: Any) -> dict[str, int]:
+    """The person's hand as their panel shows it (seat 1: "brick 0, lumber 2, ...")."""
+    text = page.inner_text('#play-side section.player[data-seat="0"] p.hand')
+    pairs = (part.split() for part in text.split(","))
+    return {name: int(n) for name, n in pairs}
+
+
+def pieces(page: Any) -> dict[str, int]:
+    """The person's roads, settlements and cities on the board."""
+    return {
+        kind: page.locator(f'#play-board g.{kind}[data-seat="0"]').count()
+        for kind in ("road", "settlement", "city")
+    }
+
+
+def next_decision(page: Any, step: str | None) -> bool:
+    """Wait until the page offers a decision after ``step`` (False: the game is over)."""
+    page.wait_for_function(
+        """(old) => {
+            const box = document.getElementById("play-choices");
+            const s = box ? box.dataset.step : "";
+            return document.getElementById("play-over") || (s && s !== old);
+        }""",
+        arg=step or "",
+        timeout=120_000,
+    )
+    return not page.locator("#play-over").count()
+
+
+def bank_trades(page: Any) -> list[Any]:
+    """The bank's trades on offer: the dialog's buttons (opened by the button), or the
+    button itself when it is the only one."""
+    button = page.locator('#play-choices .play-buttons button[data-type="maritime_trade"]')
+    if not button.count():
+        return []
+    if button.inner_text().startswith("Give "):
+        return [button]
+    button.click()
     options = page.locator('.play-dialog button[data-type="maritime_trade"]')
-    if not options.count():
-        return
-    for i in range(options.count()):
-        words = options.nth(i).inner_text()
-        gives = words.split(" for ")[0]
-        if (
-            words.endswith(("1 brick", "1 lumber"))
-            and "brick" not in gives
-            and "lumber" not in gives
-        ):
-            options.nth(i).click()
-            return
-    options.first.click()  # none for a road: any trade the bank offers
+    return [options.nth(i) for i in range(options.count())]
+
+
+def trade_words(words: str) -> tuple[int, str, str]:
+    """ "Give 4 wool for 1 ore" -> (4, "wool", "ore")."""
+    _, ratio, give, _, _, get = words.split()
+    return int(ratio), give, get
+
+
+def choose_trade(options: list[Any], have: dict[str, int]) -> Any:
+    """Toward a road: get brick or lumber missing, giving what a road does not need
+    (or a spare one); else any trade that keeps what the road needs."""
+    missing = [r for r in ROAD if not have[r]]
+
+    def keeps_road(words: str) -> bool:
+        ratio, give, _ = trade_words(words)
+        return give not in ROAD or have[give] - ratio >= 1
+
+    texts = [o.inner_text() for o in options]
+    for only_missing in (True, False):
+        for option, words in zip(options, texts, strict=True):
+            if keeps_road(words) and (trade_words(words)[2] in missing or not only_missing):
+                return option
+    return options[0]
+
+
+def trade_with_the_bank(page: Any, step: str) -> bool:
+    """Trade with the bank toward a road; the person's hand shows it (the ratio given,
+    one got). False when the game is over."""
+    before = hand(page)
+    option = choose_trade(bank_trades(page), before)
+    ratio, give, get = trade_words(option.inner_text())
+    option.click()
+    if not next_decision(page, step):
+        return False
+    expected = before | {give: before[give] - ratio}
+    expected[get] += 1
+    assert hand(page) == expected, (before, ratio, give, get)
+    return True
+
+
+def build(page: Any, step: str, spot: Any) -> bool:
+    """Build at the board's ``spot``; the board shows the piece. False: game over."""
+    words = spot.locator("title").text_content()
+    kind = next(k for k in ("road", "settlement", "city") if f"Build a {k}" in words)
+    before = pieces(page)
+    spot.click(force=True)
+    if not next_decision(page, step):
+        return False
+    after = pieces(page)
+    assert after[kind] == before[kind] + 1, (words, before, after)
+    return True
 
 
 def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
-    """Play the decision waiting (False once the game is over): roll, build what can be
-    built, trade with the bank toward a road (twice a turn at most), move the robber,
-    discard, else end the turn."""
+    """Play the decision waiting (False once the game is over): build what can be
+    built, trade with the bank toward a road (twice a turn at most), roll, move the
+    robber, discard, else end the turn. A build and a trade are checked on the next
+    position the page shows."""
     offered = '#play-choices:not([data-step=""]) button[data-type], #play-spots .spot'
-    page.wait_for_selector(f"{offered}, #play-over", timeout=120_000)
+    page.wait_for_selector(f"{offered}, #play-over", state="attached", timeout=120_000)
     if page.locator("#play-over").count():
         return False
-    step = page.get_attribute("#play-choices", "data-step")
-    try:
-        return _decide(page, done, trades)
-    finally:  # the decision taken: wait until the page no longer offers it
-        page.wait_for_selector(f'#play-choices:not([data-step="{step}"])', timeout=60_000)
-
-
-def _decide(page: Any, done: set[str], trades: list[int]) -> bool:
-    buttons = page.locator("#play-choices button[data-type]")
+    step = str(page.get_attribute("#play-choices", "data-step"))
+    buttons = page.locator("#play-choices .play-buttons button[data-type]")
     kinds = [buttons.nth(i).get_attribute("data-type") for i in range(buttons.count())]
     spots = page.locator("#play-spots .spot")
-    if spots.count():
-        kind = spots.first.get_attribute("data-kind")
-        done.add("robber" if kind == "hex" else "build")
-        click_spot(page, str(kind))
-        return True
+    builds = page.locator("#play-spots .spot:is(.spot-node, .spot-edge)")
+    if builds.count() and "end_turn" in kinds:  # the main phase: a paid build
+        done.add("built")
+        return build(page, step, builds.first)
     if "maritime_trade" in kinds and trades[-1] < 2:
-        trade_for_a_road(page)
         trades[-1] += 1
         done.add("traded")
-        return True
+        return trade_with_the_bank(page, step)
+    if spots.count():
+        click_spot(page, str(spots.first.get_attribute("data-kind")))
+        return next_decision(page, step)
     for wanted in ("roll_dice", "discard", "end_turn"):
         if wanted in kinds:
             page.locator(f'#play-choices button[data-type="{wanted}"]').first.click()
@@ -123,9 +223,12 @@ def _decide(page: Any, done: set[str], trades: list[int]) -> bool:
             done.add({"roll_dice": "rolled"}.get(wanted, wanted))
             if wanted == "end_turn":
                 trades.append(0)
-            return True
-    page.locator("#play-choices button[data-type]").first.click()
-    return True
+            return next_decision(page, step)
+    buttons.first.click()
+    dialog = page.locator(".play-dialog button[data-type]")
+    if dialog.count():
+        dialog.first.click()
+    return next_decision(page, step)
 
 
 def finished(match_id: int) -> bool:
@@ -141,18 +244,17 @@ def test_a_person_plays_against_bots_in_the_browser(
     workers.append(CeleryWorker(server_mode, concurrency=1))
     page = sign_up(browser, live_server.url, "lin")
     match_id = start_game(page, live_server.url)
-    set_up(page)
+    set_up(page, match_id)
     done: set[str] = set()
     trades = [0]
     for _ in range(DECISIONS):
-        if {"rolled", "build", "traded"} <= done or not one_decision(page, done, trades):
+        if {"rolled", "built", "traded"} <= done or not one_decision(page, done, trades):
             break
-        time.sleep(0.3)  # the page posts, the worker moves on
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "play.png"), full_page=True)
-    # a build after the set-up depends on the dice (the seed is fresh): when the board
-    # offered one it was clicked ("build"); rolling and the bank's trade always come
-    assert {"rolled", "traded"} <= done, done
+    # the person trades toward a road and builds once the board offers a build: each
+    # checked on the next position shown (the hand, the pieces on the board)
+    assert {"rolled", "built", "traded"} <= done, done
     assert page.locator("#play-error").is_hidden()
     page.close()  # the person leaves: the autopilot finishes the game
     wait_for(lambda: finished(match_id), 300, "the game finished", workers[0])
@@ -178,13 +280,15 @@ def test_a_person_who_leaves_comes_back_then_the_autopilot_finishes(
     context = browser.new_context()
     page = sign_up(context, live_server.url, "mo")
     match_id = start_game(page, live_server.url)
-    page.wait_for_selector("#play-spots .spot-node", timeout=60_000)
+    page.wait_for_selector("#play-spots .spot-node", state="attached", timeout=60_000)
     click_spot(page, "node")
-    page.wait_for_selector("#play-spots .spot-edge", timeout=60_000)
+    page.wait_for_selector("#play-spots .spot-edge", state="attached", timeout=60_000)
     page.close()  # the tab closed mid-decision
     again = context.new_page()
     again.goto(f"{live_server.url}/play/{match_id}/")
-    again.wait_for_selector("#play-spots .spot-edge", timeout=30_000)  # the same decision
+    again.wait_for_selector(
+        "#play-spots .spot-edge", state="attached", timeout=30_000
+    )  # the same decision
     click_spot(again, "edge")
     again.wait_for_selector("#play-choices .note", timeout=30_000)
     again.close()  # gone for good: 20 s later the autopilot plays the rest
@@ -195,3 +299,21 @@ def test_a_person_who_leaves_comes_back_then_the_autopilot_finishes(
     assert "the replay" in last.inner_text("#play-over")
     seat = Match.objects.get(pk=match_id).seats.get(seat=0)
     assert seat.forfeit is not None and "away" in seat.forfeit["reason"]
+
+
+def test_a_person_starts_a_game_from_the_ladder(browser: Any, live_server: Any) -> None:
+    """Each ladder row's button posts the ladder's one form to that bot's start."""
+    for version in register_builtins():
+        if version.builtin in ("heuristic", "random"):
+            Rating.objects.create(version=version, elo=1500, mu=25, sigma=8, games=30, wins=9)
+    page = sign_up(browser, live_server.url, "ana")
+    page.goto(f"{live_server.url}/ladder/")
+    page.select_option('#play-form select[name="players"]', "3")
+    page.select_option('#play-form select[name="fillers"]', "heuristic")
+    row = page.locator("table.ladder tr", has=page.locator('a[href="/bots/random/"]'))
+    row.get_by_role("button", name="Play against this bot").click()
+    page.wait_for_url("**/play/*/")
+    match = Match.objects.get(person__username="ana")
+    assert page.url.endswith(f"/play/{match.pk}/")
+    assert [s.version.builtin for s in match.seats.order_by("seat")].count("random") == 1
+    assert match.players == 3 and "Waiting for a worker" in page.inner_text("#play-status")

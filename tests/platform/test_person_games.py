@@ -7,6 +7,8 @@ tallies."""
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 import pytest
@@ -28,8 +30,10 @@ from catan_arena.matches.services import claim_match
 from catan_arena.ratings.models import RatingChange
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins
+from catan_arena.web.play_view import play_view
 from engine import Game, RulesConfig
-from engine.actions import action_to_json
+from engine.actions import REJECT, action_from_dict, action_to_json
+from engine.types import Resource
 from tests.support.celery_worker import CeleryWorker, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -185,3 +189,119 @@ def test_a_worker_plays_the_persons_decisions_then_the_autopilot_after_they_leav
     assert row.forfeit is not None and "away" in row.forfeit["reason"]
     assert not RatingChange.objects.filter(match=match).exists()
     assert not SeatTally.objects.exists()  # a person's game is not in the bots' record
+
+
+def test_a_forged_trade_offer_is_refused_and_changes_nothing(
+    person: User, house: list[BotVersion]
+) -> None:
+    """The person may offer the bots exactly the offers the engine lists (one card for
+    one, of cards they hold), answer only their own decision, and confirm only with a
+    bot that accepted; the control: a listed offer is taken."""
+    match = start_person_game(person, house, seat=0, admit=admit(person))
+    claim = claim_match(match.pk, worker="test:1:1")
+    assert claim is not None
+    game = Game.new(RulesConfig(players=4), claim.seed)
+    mailbox = DatabaseMailbox(match.pk, claim.attempt, game, claim.names)
+    rng = random.Random(23)
+    for _ in range(20_000):  # random play (no offers) until seat 1 may offer a trade
+        if game.state.decider == 0 and "propose_trade" in kinds(game):
+            break
+        legal = [a for a in game.legal_actions() if a.kind != "propose_trade"]
+        game.apply(rng.choice(legal))
+    step = len(game.observe(0).history)
+    mailbox.post(step, game.observe(0), deadline=4e9)
+    hand = game.state.hands[0]
+    give = next(r for r in range(5) if hand[r])
+    get = (give + 1) % 5
+    seat = PersonSeat.objects.get(match=match)
+
+    def bag(**counts: int) -> dict[str, int]:
+        return {r.label: counts.get(r.label, 0) for r in Resource}
+
+    def refused(action: dict[str, Any], message: str) -> None:
+        with pytest.raises(DecisionRefused, match=message):
+            submit_decision(person, match.pk, step, action)
+        seat.refresh_from_db()
+        assert seat.answer is None and seat.step == step
+
+    names = [r.label for r in Resource]
+    offer = {
+        "type": "propose_trade",
+        "give": bag(**{names[give]: 1}),
+        "get": bag(**{names[get]: 1}),
+    }
+    more = {names[give]: hand[give] + 1}  # more cards than the person holds
+    refused(offer | {"give": bag(**more)}, "not one of your legal actions")
+    two = {names[give]: 1, names[(give + 2) % 5]: 1}  # legal by the engine, never listed
+    refused(offer | {"get": bag(**two)}, "not one of your legal actions")
+    refused(offer | {"get": bag(**{names[give]: 1})}, "not")  # like for like
+    refused(offer | {"give": bag(**{names[give]: -1})}, "not")  # a negative count
+    refused({"type": "accept_trade"}, "not one of your legal actions")  # the bots' answer
+    refused({"type": "confirm_trade", "seat": 1}, "not one of your legal actions")
+    submit_decision(person, match.pk, step, offer)  # the control: the listed offer
+    seat.refresh_from_db()
+    assert seat.answer == {"step": step, "action": action_to_json(action_from_dict(offer))}
+    # the bots' answers: the person may not answer for a bot, nor confirm with one that
+    # declined (even with the bot's list posted by mistake, Game.check's position refuses)
+    game.apply(action_from_dict(offer))
+    for _ in range(3):
+        mailbox.post(step + 1, game.observe(game.state.decider), deadline=4e9)
+        with pytest.raises(DecisionRefused, match="another seat's decision"):
+            submit_decision(person, match.pk, step + 1, {"type": "reject_trade"})
+        seat.refresh_from_db()
+        assert seat.answer is None
+        game.apply(REJECT)
+        step += 1
+    assert game.state.phase.name == "MAIN"  # all declined: nothing to confirm
+    mailbox.post(step + 1, game.observe(0), deadline=4e9)
+    with pytest.raises(DecisionRefused, match="not one of your legal actions"):
+        submit_decision(person, match.pk, step + 1, {"type": "confirm_trade", "seat": 1})
+
+
+def kinds(game: Game) -> set[str]:
+    return {a.kind for a in game.legal_actions()}
+
+
+PRIORITY = ("propose_trade", "roll_dice", "reject_trade", "end_turn")
+"""The person's choices in the game below: an offer to the bots as soon as one is listed."""
+
+
+def test_the_bots_answer_the_persons_offer_and_the_page_shows_it(
+    server_mode: dict[str, str], workers: list[Any], person: User, house: list[BotVersion]
+) -> None:
+    workers.append(CeleryWorker(server_mode, concurrency=1))
+    match = start_person_game(person, house, seat=0, decision_seconds=120, away_seconds=120)
+    seat = PersonSeat.objects.get(match=match)
+    offered = None
+    for _ in range(60):
+        wait_for(lambda: waiting(seat), 120, "the person's decision", workers[0])
+        note_seen(person, match.pk)
+        listed = {a["type"]: a for a in reversed(seat.legal)}  # the first of each kind
+        kind = next((k for k in PRIORITY if k in listed), None)
+        action = seat.legal[-1] if kind is None else listed[kind]
+        submit_decision(person, match.pk, seat.step, action)
+        if kind == "propose_trade":
+            offered = seat.step
+            break
+        wait_for(lambda s=seat.step: not waiting(seat) or seat.step != s, 30, "taken", workers[0])
+    assert offered is not None, "no offer was listed for the person"
+
+    # the bots answer in turn; the person's next decision shows their answers
+    def moved_on() -> bool:
+        return waiting(seat) and (seat.step or 0) > offered
+
+    wait_for(moved_on, 120, "the answers", workers[0])
+    match.refresh_from_db()
+    assert isinstance(match.live, dict)
+    steps = match.live["steps"]
+    answers = steps[offered + 1 : offered + 4]
+    assert [s["seat"] for s in answers] == [1, 2, 3]
+    assert {s["action"]["type"] for s in answers} <= {"accept_trade", "reject_trade"}
+    side = play_view(match, seat).side
+    assert side is not None and "Your offer:" in side
+    shown = re.findall(r'<li data-seat="(\d)" data-answer="(\w+)">', side)
+    assert shown == [(str(s["seat"]), s["action"]["type"]) for s in answers]
+    accepted = [s["seat"] for s in answers if s["action"]["type"] == "accept_trade"]
+    confirms = sorted(a["seat"] for a in seat.legal if a["type"] == "confirm_trade")
+    assert confirms == accepted  # the person may trade with exactly those who accepted
+    assert ("Nobody took it." in side) == (not accepted)

@@ -110,7 +110,7 @@ def live_update(match_id: int, user: Any, since: int, attempt: int | None) -> di
       over), the whole document from step 0 (``since`` 0: ``names``, ``geometry``…).
 
     Once the match is over: ``done`` (the caller adds what the page shows then)."""
-    counted = _StepCount(KeyTransform("steps", "live"))
+    counted = StepCount(KeyTransform("steps", "live"))
     fields = ("status", "rules", "seed", "attempts")  # not the blob: its steps are counted
     match = Match.objects.filter(pk=match_id).annotate(written=counted).only(*fields).first()
     if match is None:
@@ -148,7 +148,7 @@ def _after(whole: dict[str, Any], since: int) -> dict[str, Any]:
     }
 
 
-class _StepCount(Func):
+class StepCount(Func):
     """How many steps a JSON array holds, counted by the database (a poll need not load
     the worker's whole blob to learn that nothing changed)."""
 

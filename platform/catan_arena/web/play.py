@@ -13,7 +13,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -43,11 +42,23 @@ class PlayForm(forms.Form):
     )
 
 
+BACK = "ladder"
+"""The ``back`` field of the ladder's form: a refusal returns there, not to the bot's
+page (a fixed name, never a URL from the request)."""
+
+
+def _back(request: HttpRequest, name: str) -> HttpResponse:
+    if request.POST.get("back") == BACK:
+        return redirect("web:ladder")
+    return redirect("web:bot", name=name)
+
+
 @login_required
 @require_POST
 def start_game(request: HttpRequest, name: str) -> HttpResponse:
-    """ "Play against this bot": a game of the person against its playing version and
-    house bots filling the other seats."""
+    """ "Play against this bot" (a bot's page, or a row of the ladder: the same form): a
+    game of the person against its playing version and house bots filling the other
+    seats."""
     bot = bot_named(name)
     version = None if bot is None else playing_version(bot)
     if version is None:
@@ -55,7 +66,7 @@ def start_game(request: HttpRequest, name: str) -> HttpResponse:
     form = PlayForm(request.POST)
     if not form.is_valid():
         messages.error(request, "choose the players, the bots that fill and your seat")
-        return redirect("web:bot", name=name)
+        return _back(request, name)
     user: Any = request.user
     data = form.cleaned_data
 
@@ -68,7 +79,7 @@ def start_game(request: HttpRequest, name: str) -> HttpResponse:
         bots = [version, *[fill] * (data["players"] - 2)]
         match = start_person_game(user, bots, seat=data["seat"], admit=admit)
         return redirect("web:play", pk=match.pk)
-    return redirect("web:bot", name=name)
+    return _back(request, name)
 
 
 def _status(match: Match) -> str:
@@ -83,7 +94,7 @@ def _status(match: Match) -> str:
 def play(request: HttpRequest, pk: int) -> HttpResponse:
     """The person's page of their game (resumes wherever the game is)."""
     seat = _seen(request, pk)
-    match = Match.objects.get(pk=pk)
+    match = Match.objects.defer("live").get(pk=pk)  # the blob: drawn once a step
     context = {
         "match": match,
         "seat": seat,
@@ -105,7 +116,7 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
     """What the play page polls: the status, the decision waiting (its step, seconds
     left, choices) and, unless the page has it (``?have=``), the board and side panel."""
     seat = _seen(request, pk)
-    match = Match.objects.get(pk=pk)
+    match = Match.objects.defer("live").get(pk=pk)  # the blob: drawn once a step
     view = play_view(match, seat, have=request.GET.get("have"))
     answer: dict[str, Any] = {
         "status": match.status,
@@ -121,9 +132,9 @@ def play_state(request: HttpRequest, pk: int) -> HttpResponse:
         return JsonResponse(answer)
     if view.key is not None:
         answer["key"] = view.key
-    if view.frame is not None:  # not the board the page has
-        answer["board"] = view.frame.svg
-        answer["side"] = render_to_string("web/_play_side.html", {"frame": view.frame})
+    if view.board is not None:  # not the board the page has
+        answer["board"] = view.board
+        answer["side"] = view.side
     return JsonResponse(answer)
 
 

@@ -59,7 +59,10 @@ def ladder(request: HttpRequest) -> HttpResponse:
     if sort not in selectors.LADDER_SORTS:
         sort = "elo"
     rows = selectors.ladder_rows(sort)
-    return render(request, "web/ladder.html", {"rows": rows, "sort": sort})
+    context: dict[str, Any] = {"rows": rows, "sort": sort}
+    if request.user.is_authenticated:  # each row's "Play against this bot" posts it
+        context["play_form"] = PlayForm()
+    return render(request, "web/ladder.html", context)
 
 
 def bot(request: HttpRequest, name: str) -> HttpResponse:

@@ -123,15 +123,18 @@
       kinds.get(c.action.type).push(c);
     }
     const row = make("div", { class: "play-buttons" });
+    const devs = make("div", { class: "play-buttons play-devs" });
+    devs.append(make("span", { class: "label" }, "Your development cards: "));
     for (const [kind, list] of kinds) {
       const title = DIALOGS[kind];
       const words = title ? title + "…" : list[0].words;
       const b = make("button", { type: "button", "data-type": kind }, words);
       b.addEventListener("click", () => (title ? pick(list, title) : pick(list, words)));
       if (title && list.length === 1) b.textContent = list[0].words;
-      row.append(b);
+      (kind.startsWith("play_") ? devs : row).append(b); // the playable cards on a row of their own
     }
     box.append(row);
+    if (devs.childElementCount > 1) box.append(devs);
   }
 
   function showError(message) {
