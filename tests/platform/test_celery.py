@@ -166,3 +166,22 @@ def test_results_recorded_within_a_second_are_rated_by_one_task(
     workers.append(CeleryWorker(server_mode, concurrency=1, queues=VALIDATION_QUEUE))
     wait_for(ratings_caught_up, 60, "the matches rated", workers[0])
     assert RatingChange.objects.filter(match__in=matches).count() == 9
+
+
+def test_a_rating_is_still_asked_for_when_the_cache_is_unreachable(
+    server_mode: dict[str, str],
+    three_authors_bots: list[BotVersion],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The batching mark is in the cache; without a cache the task goes out unbatched
+    (the result was committed: nothing may fail after it)."""
+    from catan_arena.core import dispatch
+
+    def unreachable(*args: object, **kwargs: object) -> bool:
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(dispatch.cache, "add", unreachable)
+    matches = [create_match(three_authors_bots, limits=FAST, ladder=True) for _ in range(2)]
+    for match in matches:
+        assert run_match(match.pk) == "finished"
+    assert len(_rating_tasks(server_mode["CELERY_BROKER_URL"])) == 2

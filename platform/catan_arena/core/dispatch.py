@@ -68,7 +68,11 @@ def on_commit_quick_batched(task: str, seconds: float) -> bool:
     from catan_arena.celery import app
 
     def send() -> None:
-        if cache.add(f"batched-task:{task}", True, timeout=seconds):
+        try:
+            first = cache.add(f"batched-task:{task}", True, timeout=seconds)
+        except Exception:  # the cache unreachable (any backend's error): sent unbatched
+            first = True
+        if first:
             app.send_task(task, queue=VALIDATION_QUEUE, countdown=seconds)
 
     transaction.on_commit(send)
