@@ -191,10 +191,10 @@ def build(page: Any, step: str, spot: Any) -> bool:
 
 
 def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
-    """Play the decision waiting (False once the game is over): build what can be
-    built, trade with the bank toward a road (twice a turn at most), roll, move the
-    robber, discard, else end the turn. A build and a trade are checked on the next
-    position the page shows."""
+    """Play the decision waiting (False once the game is over): trade with the bank
+    at the first chance, build what can be built, trade with the bank toward a road
+    (twice a turn at most), roll, move the robber, discard, else end the turn. A build
+    and a trade are checked on the next position the page shows."""
     offered = '#play-choices:not([data-step=""]) button[data-type], #play-spots .spot'
     page.wait_for_selector(f"{offered}, #play-over", state="attached", timeout=120_000)
     if page.locator("#play-over").count():
@@ -204,6 +204,10 @@ def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
     kinds = [buttons.nth(i).get_attribute("data-type") for i in range(buttons.count())]
     spots = page.locator("#play-spots .spot")
     builds = page.locator("#play-spots .spot:is(.spot-node, .spot-edge)")
+    if "maritime_trade" in kinds and "traded" not in done:  # the first chance taken
+        trades[-1] += 1
+        done.add("traded")
+        return trade_with_the_bank(page, step)
     if builds.count() and "end_turn" in kinds:  # the main phase: a paid build
         done.add("built")
         return build(page, step, builds.first)

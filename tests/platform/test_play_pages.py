@@ -15,8 +15,10 @@ from django.test import Client
 
 from catan_arena.accounts.models import User
 from catan_arena.matches.models import Match, PersonSeat
+from catan_arena.matches.person import start_person_game
 from catan_arena.matches.person_mailbox import DatabaseMailbox
-from catan_arena.matches.services import claim_match
+from catan_arena.matches.selectors import PeopleRecord, people_record
+from catan_arena.matches.services import MatchLimits, claim_match, create_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.services import register_builtins
@@ -37,6 +39,9 @@ from engine.replay import state_at
 from engine.types import DevCard, Resource
 
 pytestmark = pytest.mark.django_db
+PLAYED_SEED = 23
+"""The games played at random to reach a position: a fixed seed, so the position comes
+the same way every run."""
 
 
 @pytest.fixture
@@ -165,7 +170,7 @@ def test_the_person_sees_their_own_development_cards_by_kind_and_may_play_them(
     match = start(player)
     claim = claim_match(match.pk, worker="test:1:1")
     assert claim is not None
-    game = Game.new(RulesConfig(players=4), claim.seed)
+    game = Game.new(RulesConfig(players=4), PLAYED_SEED)  # the posted replay carries it
     played_until(game, cards_to_play)
     step = len(game.observe(0).history)
     DatabaseMailbox(match.pk, claim.attempt, game, claim.names).post(step, game.observe(0), 4e9)
@@ -216,7 +221,7 @@ def test_the_persons_offer_to_the_bots_shows_each_answer(player: Client) -> None
     match = start(player)
     claim = claim_match(match.pk, worker="test:1:1")
     assert claim is not None
-    game = Game.new(RulesConfig(players=4), claim.seed)
+    game = Game.new(RulesConfig(players=4), PLAYED_SEED)
     mailbox = DatabaseMailbox(match.pk, claim.attempt, game, claim.names)
     played_until(game, lambda g: offer_to_make(g) is not None)
     mailbox.post(len(game.observe(0).history), game.observe(0), 4e9)
@@ -326,3 +331,36 @@ def test_a_poll_at_the_same_step_does_not_simulate_the_game_again(
 def drawn(data: dict[str, Any]) -> dict[str, Any]:
     """A state without its clock (the seconds left run on)."""
     return {k: v for k, v in data.items() if k != "seconds_left"}
+
+
+def test_a_bots_page_keeps_peoples_results_against_it_apart_from_the_ladder(
+    player: Client,
+) -> None:
+    by_name = {v.builtin: v for v in register_builtins()}
+    person = User.objects.get(username="player")
+    table = [by_name["heuristic"], by_name["random"], by_name["random"]]
+
+    def game(winner: int | None, status: str = "finished") -> Match:
+        match = start_person_game(person, table, seat=0)  # seat 1: the person
+        Match.objects.filter(pk=match.pk).update(status=status)
+        if winner is not None:
+            match.seats.filter(seat=winner).update(won=True)
+        return match
+
+    game(0)  # the person won (their seat plays heuristic's version as the autopilot)
+    game(1)  # heuristic won
+    game(2)  # random won
+    bots_only = create_match(
+        [by_name["heuristic"]] * 4, rules=RulesConfig(), limits=MatchLimits.default()
+    )
+    Match.objects.filter(pk=bots_only.pk).update(status="finished")  # not with a person
+    bots_only.seats.filter(seat=0).update(won=True)
+    game(1, status="running")  # not over
+    assert people_record(by_name["heuristic"].bot_id) == PeopleRecord(3, 1, 1)
+    assert people_record(by_name["random"].bot_id) == PeopleRecord(3, 1, 1)
+    assert people_record(by_name["search"].bot_id) == PeopleRecord(0, 0, 0)
+    page = Client().get("/bots/heuristic/").content.decode()
+    assert "People played <strong>3</strong> games against heuristic" in page
+    assert "people won 1, heuristic won 1" in page
+    assert "Against people" not in Client().get("/bots/search/").content.decode()
+    assert not Rating.objects.exists()  # never rated

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.http import Http404
 
 from arena_runner.disclosure import public_fault, public_forfeit
@@ -219,3 +219,33 @@ def person_in(match: Match) -> tuple[int, str] | None:
     if found is None or found.match.person is None:
         return None
     return found.seat, found.match.person.username
+
+
+@dataclass(frozen=True)
+class PeopleRecord:
+    """A bot's results against people (games with a person, never rated): the games
+    one of its versions sat in (not as the person's stand-in), those the person's seat
+    won (the autopilot's moves included, for a person who let the clock run out or
+    left) and those a seat of this bot won."""
+
+    games: int
+    people_won: int
+    bot_won: int
+
+
+def people_record(bot_id: int) -> PeopleRecord:
+    """:class:`PeopleRecord` of the bot ``bot_id`` over the finished games with a
+    person (three queries, whatever the history)."""
+    person_seat = F("match__person_seat__seat")
+    seats = MatchSeat.objects.filter(
+        match__status=Match.Status.FINISHED,
+        match__person__isnull=False,
+        version__bot_id=bot_id,
+    ).exclude(seat=person_seat)
+    games = seats.values("match_id").distinct()
+    people = MatchSeat.objects.filter(match_id__in=games, seat=person_seat, won=True)
+    return PeopleRecord(
+        games=games.count(),
+        people_won=people.count(),
+        bot_won=seats.filter(won=True).values("match_id").distinct().count(),
+    )

@@ -16,7 +16,7 @@ from django.views.decorators.gzip import gzip_page
 from catan_arena.accounts.roles import may_organize
 from catan_arena.core.params import int_param
 from catan_arena.matches.models import Match
-from catan_arena.matches.selectors import recent_matches_of, watchable_replay
+from catan_arena.matches.selectors import people_record, recent_matches_of, watchable_replay
 from catan_arena.ratings.selectors import elo_history
 from catan_arena.submissions.selectors import is_author
 from catan_arena.submissions.services import upload_limits
@@ -85,6 +85,7 @@ def bot(request: HttpRequest, name: str) -> HttpResponse:
         "head_to_head": selectors.head_to_head(found),
         "is_owner": is_owner,
         "play_form": PlayForm(),
+        "people": people_record(found.pk),
     }
     if is_owner:
         context["ab_tests"] = selectors.ab_tests_of(found, request.user)
