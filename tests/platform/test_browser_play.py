@@ -192,7 +192,8 @@ def build(page: Any, step: str, spot: Any) -> bool:
 
 def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
     """Play the decision waiting (False once the game is over): trade with the bank
-    at the first chance, build what can be built, trade with the bank toward a road
+    at the first chance (building nothing before it), then build what can be built,
+    trade with the bank toward a road
     (twice a turn at most), roll, move the robber, discard, else end the turn. A build
     and a trade are checked on the next position the page shows."""
     offered = '#play-choices:not([data-step=""]) button[data-type], #play-spots .spot'
@@ -208,7 +209,8 @@ def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
         trades[-1] += 1
         done.add("traded")
         return trade_with_the_bank(page, step)
-    if builds.count() and "end_turn" in kinds:  # the main phase: a paid build
+    if builds.count() and "end_turn" in kinds and "traded" in done:  # a paid build
+        # (none before the first trade: the cards kept make four of a kind come sooner)
         done.add("built")
         return build(page, step, builds.first)
     if "maritime_trade" in kinds and trades[-1] < 2:

@@ -7,6 +7,7 @@ tallies."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from typing import Any
@@ -192,6 +193,60 @@ def test_a_worker_plays_the_persons_decisions_then_the_autopilot_after_they_leav
     assert row.forfeit is not None and "away" in row.forfeit["reason"]
     assert not RatingChange.objects.filter(match=match).exists()
     assert not SeatTally.objects.exists()  # a person's game is not in the bots' record
+
+
+class _Spawned:
+    """What :func:`wait_for` shows of a spawned worker (its log went to the test's)."""
+
+    def __init__(self, process: Any) -> None:
+        self.process = process
+
+    def output(self) -> str:
+        return f"(a spawned match worker: alive {self.process.is_alive()})"
+
+
+def test_make_serves_match_worker_plays_a_persons_game(
+    subprocess_env: dict[str, str], person: User, house: list[BotVersion]
+) -> None:
+    """The embedded default (``make serve``'s match workers, no broker) plays a person's
+    game the same way: the person's decisions taken from the database, then the
+    autopilot once they leave."""
+    import multiprocessing
+    import signal
+
+    from catan_arena.embedded.workers import match_worker
+
+    match = start_person_game(person, house, seat=0, decision_seconds=60, away_seconds=6)
+    worker = multiprocessing.get_context("spawn").Process(target=match_worker)
+    worker.start()
+    log = _Spawned(worker)
+    try:
+        seat = PersonSeat.objects.get(match=match)
+        chosen = []
+        for _ in range(2):  # the first settlement and its road
+            wait_for(lambda: waiting(seat), 120, "the person's decision", log)
+            action = seat.legal[-1]
+            note_seen(person, match.pk)
+            submit_decision(person, match.pk, seat.step, action)
+            chosen.append((seat.step, action))
+            wait_for(lambda s=seat.step: not waiting(seat) or seat.step != s, 30, "taken", log)
+
+        def over() -> bool:
+            match.refresh_from_db()
+            return match.status in Match.DONE
+
+        wait_for(over, 300, "the game finished by the autopilot", log)
+    finally:
+        if worker.pid is not None and worker.is_alive():
+            os.kill(worker.pid, signal.SIGTERM)
+        worker.join(60)
+    assert match.status == "finished" and match.kind == "person"
+    replay = replay_of(match)
+    assert replay is not None
+    for step, action in chosen:
+        assert replay["steps"][step]["seat"] == 0 and replay["steps"][step]["action"] == action
+    forfeit = match.seats.get(seat=0).forfeit
+    assert forfeit is not None and "away" in forfeit["reason"]
 
 
 def test_a_forged_trade_offer_is_refused_and_changes_nothing(
