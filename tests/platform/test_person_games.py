@@ -161,27 +161,36 @@ def test_forged_decisions_are_refused_and_change_nothing(
     assert seat.answer == {"step": 0, "action": legal}
 
 
+def decide_then_leave(
+    person: User, match: Match, decisions: int, log: Any
+) -> list[tuple[int | None, Any]]:
+    """The person takes ``decisions`` decisions as the worker asks for them (the last
+    action listed), then leaves; returns once the autopilot has finished the game, with
+    (step, action) of each decision taken."""
+    seat = PersonSeat.objects.get(match=match)
+    chosen = []
+    for _ in range(decisions):
+        wait_for(lambda: waiting(seat), 120, "the person's decision", log)
+        action = seat.legal[-1]
+        note_seen(person, match.pk)
+        submit_decision(person, match.pk, seat.step, action)
+        chosen.append((seat.step, action))
+        wait_for(lambda s=seat.step: not waiting(seat) or seat.step != s, 30, "taken", log)
+
+    def over() -> bool:  # the person left: once unseen for its away time, the autopilot
+        match.refresh_from_db()
+        return match.status in Match.DONE
+
+    wait_for(over, 300, "the game finished by the autopilot", log)
+    return chosen
+
+
 def test_a_worker_plays_the_persons_decisions_then_the_autopilot_after_they_leave(
     server_mode: dict[str, str], workers: list[Any], person: User, house: list[BotVersion]
 ) -> None:
     workers.append(CeleryWorker(server_mode, concurrency=1))
     match = start_person_game(person, house, seat=0, decision_seconds=60, away_seconds=8)
-    seat = PersonSeat.objects.get(match=match)
-    chosen = []
-    for _ in range(4):  # the set-up: settlement, road, and on after the bots' turns
-        wait_for(lambda: waiting(seat), 120, "the person's decision", workers[0])
-        action = seat.legal[-1]
-        note_seen(person, match.pk)
-        submit_decision(person, match.pk, seat.step, action)
-        chosen.append((seat.step, action))
-        wait_for(lambda s=seat.step: not waiting(seat) or seat.step != s, 30, "taken", workers[0])
-    # the person leaves: after 8 s unseen the autopilot plays the rest
-
-    def over() -> bool:
-        match.refresh_from_db()
-        return match.status in Match.DONE
-
-    wait_for(over, 300, "the game finished by the autopilot", workers[0])
+    chosen = decide_then_leave(person, match, 4, workers[0])  # settlement, road, and on
     assert match.status == "finished" and match.kind == "person"
     replay = replay_of(match)
     assert replay is not None
@@ -221,21 +230,7 @@ def test_make_serves_match_worker_plays_a_persons_game(
     worker.start()
     log = _Spawned(worker)
     try:
-        seat = PersonSeat.objects.get(match=match)
-        chosen = []
-        for _ in range(2):  # the first settlement and its road
-            wait_for(lambda: waiting(seat), 120, "the person's decision", log)
-            action = seat.legal[-1]
-            note_seen(person, match.pk)
-            submit_decision(person, match.pk, seat.step, action)
-            chosen.append((seat.step, action))
-            wait_for(lambda s=seat.step: not waiting(seat) or seat.step != s, 30, "taken", log)
-
-        def over() -> bool:
-            match.refresh_from_db()
-            return match.status in Match.DONE
-
-        wait_for(over, 300, "the game finished by the autopilot", log)
+        chosen = decide_then_leave(person, match, 2, log)  # the first settlement, its road
     finally:
         if worker.pid is not None and worker.is_alive():
             os.kill(worker.pid, signal.SIGTERM)

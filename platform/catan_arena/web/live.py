@@ -120,7 +120,8 @@ def live_update(match_id: int, user: Any, since: int, attempt: int | None) -> di
         return answer | {"done": True}
     if match.status == Match.Status.RUNNING and not may_watch(match, user):
         return answer | {"withheld": True, "note": WITHHELD}
-    note_followed(match_id)
+    if since <= 0:  # a page's first look (once per page, not once per poll)
+        note_followed(match_id)
     total = match.written
     if match.status != Match.Status.RUNNING or not total:
         return answer | {"note": waiting(match)}
