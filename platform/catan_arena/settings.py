@@ -332,32 +332,39 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": positive_int("CATAN_ARENA_VISIBILITY_TIMEOUT", 4 * 3600),
 }
 REDISPATCH_SECONDS = positive_float("CATAN_ARENA_REDISPATCH_SECONDS", 120.0)
-"""A match (or validation) still queued this long while the broker's queue is empty was
-lost by the broker (a Redis restart without its data): the reaper queues it again."""
+"""A match (or validation) still queued this long, queued before the broker's data began
+(a Redis restarted without its data) or while the broker's queue holds fewer messages,
+was lost by the broker: the reaper queues it again (``core.dispatch.lost_by_broker``)."""
 REAPER_SECONDS = positive_float("CATAN_ARENA_REAPER_SECONDS", 60.0)
 """How often beat re-queues lost work and resumes A/B tests that waited for room."""
+_QUICK = {"queue": VALIDATION_QUEUE}
+"""Every periodic task is quick work: none waits behind long matches, and the match
+queue's length counts matches only (the reaper reads it)."""
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-matches": {
         "task": "catan_arena.matches.tasks.requeue_stuck_matches_task",
         "schedule": REAPER_SECONDS,
+        "options": _QUICK,
     },
     "start-due-tournaments": {
         "task": "catan_arena.tournaments.tasks.start_due_tournaments_task",
         "schedule": positive_float("CATAN_ARENA_TOURNAMENT_TICK_SECONDS", 10.0),
+        "options": _QUICK,
     },
     "resume-ab-tests": {
         "task": "catan_arena.abtests.tasks.resume_waiting_ab_tests_task",
         "schedule": REAPER_SECONDS,
+        "options": _QUICK,
     },
     "rate-ready-matches": {  # catch-up: a rating task lost with the broker's data
         "task": RATE_TASK,
         "schedule": REAPER_SECONDS,
-        # quick work; and the reaper reads the match queue's length as matches waiting
-        "options": {"queue": VALIDATION_QUEUE},
+        "options": _QUICK,
     },
     "fill-ladder": {
         "task": "catan_arena.ladder.tasks.fill_ladder_task",
         "schedule": positive_float("CATAN_ARENA_LADDER_TICK_SECONDS", 10.0),
+        "options": _QUICK,
     },
 }
 

@@ -29,6 +29,7 @@ from arena_runner.clock_limits import clock_problem, game_budget
 from arena_runner.match import worst_case_seconds
 from arena_runner.person import PERSON_GAME_SECONDS
 from catan_arena.core import dispatch
+from catan_arena.core.queues import MATCH_QUEUE
 from catan_arena.matches import replay_blob
 from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
@@ -379,23 +380,22 @@ def requeue_stuck_matches(now: datetime | None = None) -> list[int]:
 
 
 def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
-    """Queue again the matches the broker lost: still ``queued`` ``REDISPATCH_SECONDS``
-    after they were queued while the broker's queue holds fewer messages than there are
-    such matches (a Redis restarted without its data; the periodic tasks share the
-    queue, so it is rarely quite empty). A task that was only delayed meets a claimed
-    match: nothing is played twice. Returns their ids."""
+    """Queue again the matches the broker lost (:func:`dispatch.lost_by_broker`: queued
+    before a Redis restarted without its data, say), once they have waited
+    ``REDISPATCH_SECONDS``. A task that was only delayed meets a claimed match: nothing
+    is played twice. Returns their ids."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.REDISPATCH_SECONDS)
-    lost = list(
+    waiting = list(
         Match.objects.filter(status=Status.QUEUED, queued_at__lt=cutoff).only(
-            "pk", "rules", "game_seconds", "person_id"
+            "pk", "queued_at", "rules", "game_seconds", "person_id"
         )
     )
-    backlog = dispatch.broker_backlog() if lost else None
-    if backlog is None or backlog >= len(lost):
-        return []
+    lost = dispatch.lost_by_broker([m.queued_at or cutoff for m in waiting], MATCH_QUEUE)
     ids = []
-    for match in lost:
+    for match, is_lost in zip(waiting, lost, strict=True):
+        if not is_lost:
+            continue
         with transaction.atomic():
             if Match.objects.filter(pk=match.pk, status=Status.QUEUED).update(queued_at=now):
                 dispatch.on_commit_play(match.pk, budget_of(match))

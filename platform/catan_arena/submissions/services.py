@@ -249,19 +249,17 @@ def requeue_stuck_validations(older_than_seconds: float) -> list[int]:
 
 
 def redispatch_lost_validations(older_than_seconds: float) -> list[int]:
-    """Versions still ``pending`` this long while the broker's queue holds fewer
-    messages than there are such versions (the ladder's top-ups share the queue): their
-    validation task was lost with the broker's data; queue it again (a second delivery
-    finds the version taken: nothing is validated twice)."""
+    """Versions still ``pending`` this long whose validation task the broker lost
+    (:func:`dispatch.lost_by_broker`): queue it again (a second delivery finds the
+    version taken: nothing is validated twice)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    ids = list(
+    waiting = list(
         BotVersion.objects.filter(status=Status.PENDING, status_changed_at__lt=cutoff).values_list(
-            "pk", flat=True
+            "pk", "status_changed_at"
         )
     )
-    backlog = dispatch.broker_backlog(VALIDATION_QUEUE) if ids else None
-    if backlog is None or backlog >= len(ids):
-        return []
+    lost = dispatch.lost_by_broker([at for _, at in waiting], VALIDATION_QUEUE)
+    ids = [pk for (pk, _), is_lost in zip(waiting, lost, strict=True) if is_lost]
     for pk in ids:
         with transaction.atomic():
             BotVersion.objects.filter(pk=pk).update(status_changed_at=timezone.now())
