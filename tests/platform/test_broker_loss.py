@@ -37,9 +37,7 @@ def broker_db(server_mode: dict[str, str], settings: Any) -> Iterator[redis.Redi
 
 def queued_long_ago(bots: list[BotVersion], minutes: int) -> Match:
     match = create_match(bots, limits=FAST)
-    Match.objects.filter(pk=match.pk).update(
-        queued_at=timezone.now() - timedelta(minutes=minutes)
-    )
+    Match.objects.filter(pk=match.pk).update(queued_at=timezone.now() - timedelta(minutes=minutes))
     return match
 
 
