@@ -44,9 +44,10 @@ $(VENV)/.compose-validator: .ci/compose-validator $(STAMP)
 
 ## The main job: a round-robin tournament among the built-in bots on the embedded default
 ## (SQLite in .data/, no broker; each bot in its own sandboxed process), then the standings.
+## A 0.1 s decision clock: the search bot thinks as long as its clock allows (~30 s in all).
 play: setup
 	$(PY) manage.py migrate --verbosity 0
-	$(PY) manage.py tournament --cycles 8
+	$(PY) manage.py tournament --cycles 8 --decision-seconds 0.1
 
 ## The whole platform on the embedded default (site, workers, scheduler) until Ctrl-C.
 serve: setup
@@ -111,10 +112,12 @@ bench-load: setup
 bench-pages: setup
 	$(PY) benchmarks/page_profile.py $(ARGS)
 
-## Bot strength with 95% intervals (long: about half an hour per 200 games).
+## Bot strength with 95% intervals (long: about half an hour per 200 games at 100 ms a
+## decision on two cores; the search bot thinks to its clock, so 200 games at 1 s take ~5 hours).
 bench-strength: setup
 	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
 	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100
+	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 1000
 	$(PY) benchmarks/strength.py bots/examples/trained_policy heuristic --games 1000 --decision-ms 100
 
 ## The trained-policy example's weights, by imitation of search's default policy (~2 minutes;

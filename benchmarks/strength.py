@@ -36,6 +36,8 @@ class GameRecord:
     truncated: bool
     mean_decision_ms: float
     max_decision_ms: float
+    cpu_ms: float
+    bank_used: float
     faults: int
 
 
@@ -63,6 +65,7 @@ def bot_driver(spec: str) -> SeatDriver:
 def play_game(job: Job, driver: DriverFactory = bot_driver) -> GameRecord:
     candidate, opponent, seed, decision_s, trade = job
     seat = seed % 4
+    bank = max(5.0, 20 * decision_s)
     specs = [opponent] * 4
     specs[seat] = candidate
     drivers = [driver(spec) for spec in specs]
@@ -72,7 +75,7 @@ def play_game(job: Job, driver: DriverFactory = bot_driver) -> GameRecord:
             seed,
             drivers,
             decision_timeout=decision_s,
-            time_bank=max(5.0, 20 * decision_s),
+            time_bank=bank,
             seat_names=specs,
         )
     finally:
@@ -87,6 +90,8 @@ def play_game(job: Job, driver: DriverFactory = bot_driver) -> GameRecord:
         truncated=outcome.winner is None,
         mean_decision_ms=1000 * stats.mean,
         max_decision_ms=1000 * stats.max,
+        cpu_ms=1000 * stats.cpu,
+        bank_used=bank - stats.bank_left,
         faults=len(result.faults[seat]),
     )
 
@@ -126,6 +131,8 @@ def run(
         "truncated": sum(r.truncated for r in records),
         "mean_decision_ms": statistics.fmean(r.mean_decision_ms for r in records),
         "max_decision_ms": max(r.max_decision_ms for r in records),
+        "mean_cpu_ms_per_game": statistics.fmean(r.cpu_ms for r in records),
+        "max_bank_used_s": max(r.bank_used for r in records),
         "faults": sum(r.faults for r in records),
         "wins_by_seat": [sum(r.won for r in records if r.seat == s) for s in range(4)],
         "minutes": (time.perf_counter() - started) / 60,
@@ -158,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{result['wins']}/{args.games} wins = {result['win_rate']:.1%} "
         f"[95% CI {low:.1%}–{high:.1%}], mean points {result['mean_points']:.2f}, "
         f"wins by seat {result['wins_by_seat']}, decision mean {result['mean_decision_ms']:.1f} ms "
-        f"max {result['max_decision_ms']:.0f} ms, faults {result['faults']}, "
+        f"max {result['max_decision_ms']:.0f} ms (wall), "
+        f"CPU {result['mean_cpu_ms_per_game'] / 1000:.1f} s a game, "
+        f"bank used at most {result['max_bank_used_s']:.2f} s, faults {result['faults']}, "
         f"{result['truncated']} truncated, {result['minutes']:.1f} min"
     )
     if args.json:

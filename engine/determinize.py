@@ -83,6 +83,36 @@ def _deal_hands(obs: Observation, me: int, rng: random.Random) -> list[list[int]
     return hands
 
 
+def _secret(rng: random.Random) -> bytes:
+    return rng.getrandbits(8 * SECRET_BYTES).to_bytes(SECRET_BYTES, "big")
+
+
+def _deal_hidden(s: GameState, obs: Observation, me: int, rng: random.Random) -> None:
+    """Deal ``s``'s hidden cards afresh: the others' resource and development cards
+    and the deck's composition (see :func:`determinize`)."""
+    assert obs.dev_cards is not None
+    n = len(obs.resource_counts)
+    s.hands = _deal_hands(obs, me, rng)
+    unseen_devs = [DEV_DECK[k] - obs.dev_cards[k] - obs.played_dev_cards[k] for k in range(5)]
+    devs = _deal(unseen_devs, {p: obs.dev_counts[p] for p in range(n) if p != me}, rng)
+    s.devs = [list(obs.dev_cards) if p == me else devs[p] for p in range(n)]
+    s.deck = unseen_devs
+    if sum(s.deck) != obs.deck_size:
+        raise EngineError("observation is inconsistent: deck size does not add up")
+
+
+def redeal(sample: Game, obs: Observation, rng: random.Random) -> Game:
+    """Another determinization of ``obs``, made from an earlier one (``sample``, not
+    changed) much faster than :func:`determinize`: the public state and its derived
+    caches are copied, the hidden cards dealt and the chance streams keyed afresh."""
+    if obs.seat is None or obs.hand is None or obs.dev_cards is None:
+        raise EngineError("redeal needs a seat's observation, not a spectator's")
+    game = sample.copy()
+    game.state.chance = GameChance.from_secret(_secret(rng))
+    _deal_hidden(game.state, obs, obs.seat, rng)
+    return game
+
+
 def determinize(obs: Observation, rng: random.Random) -> Game:
     """A :class:`Game` whose public facts equal ``obs`` and whose hidden facts are sampled.
 
@@ -91,23 +121,14 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     """
     if obs.seat is None or obs.hand is None or obs.dev_cards is None:
         raise EngineError("determinize needs a seat's observation, not a spectator's")
-    me, n = obs.seat, len(obs.resource_counts)
-    secret = rng.getrandbits(8 * SECRET_BYTES).to_bytes(SECRET_BYTES, "big")
-    s = GameState.new(obs.config, obs.board, GameChance.from_secret(secret))
+    me = obs.seat
+    s = GameState.new(obs.config, obs.board, GameChance.from_secret(_secret(rng)))
     s.node_owner = list(obs.node_owner)
     s.node_kind = list(obs.node_kind)
     s.edge_owner = list(obs.edge_owner)
     rebuild_derived(s)
-
-    s.hands = _deal_hands(obs, me, rng)
     s.bank = list(obs.bank)
-
-    unseen_devs = [DEV_DECK[k] - obs.dev_cards[k] - obs.played_dev_cards[k] for k in range(5)]
-    devs = _deal(unseen_devs, {p: obs.dev_counts[p] for p in range(n) if p != me}, rng)
-    s.devs = [list(obs.dev_cards) if p == me else devs[p] for p in range(n)]
-    s.deck = unseen_devs
-    if sum(s.deck) != obs.deck_size:
-        raise EngineError("observation is inconsistent: deck size does not add up")
+    _deal_hidden(s, obs, me, rng)
     s.devs_new = list(obs.dev_cards_new) if obs.current == me and obs.dev_cards_new else [0] * 5
 
     s.robber = obs.robber

@@ -181,7 +181,7 @@ class Plan:
                 return card
         plenty = self.of_type(A.PlayYearOfPlenty)
         if plenty:
-            return max(plenty, key=self._plenty_value)
+            return max(plenty, key=self.plenty_value)
         if A.ROAD_BUILDING in legal and (self.roads or self._road_contest()):
             return A.ROAD_BUILDING
         return None
@@ -198,7 +198,7 @@ class Plan:
         best = max(options, key=worth)
         return best if held[best.resource] >= 4 else None
 
-    def _plenty_value(self, a: A.PlayYearOfPlenty) -> float:
+    def plenty_value(self, a: A.PlayYearOfPlenty) -> float:
         hand = list(self.hand)
         hand[a.first] += 1
         hand[a.second] += 1

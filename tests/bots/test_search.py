@@ -118,6 +118,7 @@ def test_no_new_search_work_starts_after_the_deadline(monkeypatch: pytest.Monkey
     playouts[0] = 0
     ample = SearchPlayer(random.Random(7))
     ample.clock = _ScriptedClock([0.0])  # time never moves: every option is tried
+    ample.cpu_clock = _ScriptedClock([0.0])
     ample.act(observation)
     assert playouts[0] == min(SETUP_OPTIONS, len(observation.legal_actions))
 

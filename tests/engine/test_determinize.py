@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from engine import Game, RulesConfig
-from engine.determinize import determinize
+from engine import Game, Phase, RulesConfig
+from engine import actions as A
+from engine.determinize import determinize, redeal
 from engine.types import BANK_PER_RESOURCE
 
 
@@ -87,3 +88,35 @@ def test_a_sample_keeps_the_cards_a_pending_trade_proves() -> None:
                 sampled.apply(rng.choice(sampled.legal_actions()))
                 assert all(x >= 0 for hand in sampled.state.hands for x in hand)
     assert len(positions) == 60 and accepted >= 60 * 5, (len(positions), accepted)
+
+
+def test_a_redeal_is_a_fresh_determinization_from_an_earlier_one() -> None:
+    checked = varied = rolled = 0
+    for seed in range(6):
+        game = Game.new(RulesConfig(), seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.decider
+            obs = game.observe(seat)
+            if rng.random() < 0.05:
+                first = determinize(obs, random.Random(checked))
+                before = first.observe(seat).to_dict(), [h[:] for h in first.state.hands]
+                again = [redeal(first, obs, random.Random(k)) for k in range(8)]
+                assert (first.observe(seat).to_dict(), first.state.hands) == before  # unchanged
+                for sample in again:
+                    assert sample.observe(seat).to_dict() == obs.to_dict()
+                    assert sample.legal_actions() == game.legal_actions()
+                    s = sample.state
+                    for r in range(5):
+                        assert s.bank[r] + sum(h[r] for h in s.hands) == BANK_PER_RESOURCE
+                    assert sum(s.deck) + sum(map(sum, s.devs)) + sum(s.played_devs) == 25
+                varied += len({str(s.state.hands) + str(s.state.devs) for s in again}) > 1
+                if game.phase is Phase.ROLL:  # fresh chance streams: the dice differ too
+                    rolls = set()
+                    for sample in again:
+                        sample.apply_unchecked(A.ROLL)
+                        rolls.add(sample.state.dice)
+                    rolled += len(rolls) > 1
+                checked += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked > 50 and varied > checked // 2 and rolled > 3

@@ -97,7 +97,7 @@ def _row(p: Plan, a: Action, row: np.ndarray) -> None:
         need = 1.5 if p.goal[1][a.resource] > hand[a.resource] else 1.0
         row[_COL["monopoly"]] = held * need / 10
     elif isinstance(a, A.PlayYearOfPlenty):
-        row[_COL["plenty"]] = p._plenty_value(a) / 10
+        row[_COL["plenty"]] = p.plenty_value(a) / 10
     elif isinstance(a, A.MoveRobber):
         _robber(p, a, row)
     elif isinstance(a, A.Discard):
