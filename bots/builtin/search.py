@@ -19,9 +19,13 @@ offers, counters and partners are chosen by sampling the opponents' hidden hands
 (:mod:`bots.builtin.search_trade`).
 
 Measured against three ``heuristic`` bots (``benchmarks/strength.py``, sandboxed, fresh
-seeds, no faults): 96/200 = 48.0% [95% CI 41.2-54.9] at 100 ms a decision; 59/100 =
-59.0% [49.2-68.1] at 1 s (before :func:`engine.determinize.redeal`); at 300 ms 38/100
-ending rollouts at the turn, 20/40 looking a round ahead.
+seeds, no faults, no bank drawn on), one run each as landed: 98/200 = 49.0% [95% CI
+42.2-55.9] at 100 ms a decision (20 ms a decision on average, 1.6 s of CPU a game);
+94/200 = 47.0% [40.2-53.9] at 1 s (167 ms on average, 14.6 s of CPU a game): ten times
+the thinking buys nothing measurable yet (issue 22's goals: 55% and 65%). Earlier runs:
+96/200 = 48.0% at 100 ms; 59/100 = 59.0% [49.2-68.1] at 1 s before
+:func:`engine.determinize.redeal`; at 300 ms 38/100 ending rollouts at the turn, 20/40
+looking a round ahead.
 """
 
 from __future__ import annotations
