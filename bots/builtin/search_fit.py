@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+from collections.abc import Callable, Sequence
 
 from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.heuristic_board import board_info, spot_value
@@ -79,20 +80,27 @@ def fit(rows: list[Row], l2: float = 1.0, steps: int = 300) -> tuple[list[float]
     return [float(c) for c in coef], float(intercept)
 
 
-def main() -> None:
+def fit_self_play(
+    games: Callable[[int], list[Row]], names: Sequence[str], default_games: int, jobs: int
+) -> None:
+    """The fitting scripts' command line: play ``--games`` self-play games (seeds 0, 1,
+    ...) on ``--jobs`` processes, fit, print each coefficient by name and the constants."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=4000)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--games", type=int, default=default_games)
+    parser.add_argument("--jobs", type=int, default=jobs)
     args = parser.parse_args()
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-        games = pool.map(play, range(args.games), chunksize=20)
-    rows = [r for g in games for r in g]
-    coef, intercept = fit(rows)
-    names = [*NAMES, *(f"order{k}" for k in range(1, ORDER + 1))]
+        played = pool.map(games, range(args.games), chunksize=20)
+    coef, intercept = fit([r for g in played for r in g])
     for name, c in zip(names, coef, strict=True):
         print(f"  {name:10s} {c:+.4f}")
     print("COEF =", tuple(round(c, 4) for c in coef))
     print("INTERCEPT =", round(intercept, 4))
+
+
+def main() -> None:
+    names = [*NAMES, *(f"order{k}" for k in range(1, ORDER + 1))]
+    fit_self_play(play, names, default_games=4000, jobs=2)
 
 
 if __name__ == "__main__":

@@ -86,19 +86,27 @@ def seat_features(s: GameState, seat: int, pips: list[int]) -> list[float]:
     return [*prod, total, kinds, harbor2, harbor3, min(room, 6.0), best, red]
 
 
+def relative(raw: list[list[float]], p: int, width: int) -> list[float]:
+    """Seat ``p``'s first ``width`` features minus the mean of the other seats'."""
+    others = [row for q, row in enumerate(raw) if q != p]
+    return [raw[p][i] - sum(o[i] for o in others) / len(others) for i in range(width)]
+
+
+def logit(coef: tuple[float, ...], intercept: float, features: list[float]) -> float:
+    """A logistic model's log-odds for one row of features."""
+    return intercept + sum(c * x for c, x in zip(coef, features, strict=True))
+
+
 def all_features(s: GameState) -> list[list[float]]:
     """Per seat: relative features then the turn-order one-hot (model inputs)."""
     pips = hex_pips(s)
     raw = [seat_features(s, p, pips) for p in range(s.n)]
-    out: list[list[float]] = []
-    for p in range(s.n):
-        others = [raw[q] for q in range(s.n) if q != p]
-        rel = [raw[p][i] - sum(o[i] for o in others) / len(others) for i in range(len(NAMES))]
-        order = [1.0 if p == k else 0.0 for k in range(1, ORDER + 1)]
-        out.append(rel + order)
-    return out
+    return [
+        relative(raw, p, len(NAMES)) + [1.0 if p == k else 0.0 for k in range(1, ORDER + 1)]
+        for p in range(s.n)
+    ]
 
 
 def win_logits(s: GameState) -> list[float]:
     """The model's log-odds of winning for every seat."""
-    return [INTERCEPT + sum(c * x for c, x in zip(COEF, f, strict=True)) for f in all_features(s)]
+    return [logit(COEF, INTERCEPT, f) for f in all_features(s)]

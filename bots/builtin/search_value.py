@@ -11,23 +11,13 @@ from __future__ import annotations
 
 import math
 
-from bots.builtin.search_setup import hex_pips, seat_features
+from bots.builtin.search_setup import NAMES as SETUP_NAMES
+from bots.builtin.search_setup import hex_pips, logit, relative, seat_features
 from engine.phases import Phase
 from engine.state import GameState
 
 NAMES: tuple[str, ...] = (
-    "brick",
-    "lumber",
-    "wool",
-    "grain",
-    "ore",
-    "pips",
-    "kinds",
-    "harbor2",
-    "harbor3",
-    "room",
-    "room_best",
-    "red",
+    *SETUP_NAMES,
     "vp",
     "cards",
     "over7",
@@ -68,12 +58,10 @@ def value_features(s: GameState) -> list[list[float]]:
     pips = hex_pips(s)
     raw = [seat_row(s, p, pips) for p in range(s.n)]
     vp = NAMES.index("vp")
-    out: list[list[float]] = []
-    for p in range(s.n):
-        others = [raw[q] for q in range(s.n) if q != p]
-        rel = [raw[p][i] - sum(o[i] for o in others) / len(others) for i in range(len(NAMES))]
-        out.append([*rel, raw[p][vp], max(o[vp] for o in others)])
-    return out
+    return [
+        [*relative(raw, p, len(NAMES)), raw[p][vp], max(o[vp] for q, o in enumerate(raw) if q != p)]
+        for p in range(s.n)
+    ]
 
 
 def win_share(s: GameState) -> list[float]:
@@ -81,9 +69,7 @@ def win_share(s: GameState) -> list[float]:
     model's odds normalised over the seats."""
     if s.phase is Phase.GAME_OVER:
         return [1.0 if p == s.winner else 0.0 for p in range(s.n)]
-    logits = [
-        INTERCEPT + sum(c * x for c, x in zip(COEF, f, strict=True)) for f in value_features(s)
-    ]
+    logits = [logit(COEF, INTERCEPT, f) for f in value_features(s)]
     top = max(logits)
     odds = [math.exp(x - top) for x in logits]
     total = sum(odds)

@@ -3,17 +3,15 @@
 ``python -m bots.builtin.search_value_fit --games 3000 --jobs 1`` plays self-play games
 of the ``search`` bot's default policy, records every seat's value features at a few
 positions of each game (at the start of a turn) and whether that seat won, fits a
-logistic regression (:func:`bots.builtin.search_fit.fit`) and prints the constants to
+logistic regression (:func:`bots.builtin.search_fit.fit_self_play`) and prints the constants to
 paste in.
 """
 
 from __future__ import annotations
 
-import argparse
-import multiprocessing
 import random
 
-from bots.builtin.search_fit import Row, fit
+from bots.builtin.search_fit import Row, fit_self_play
 from bots.builtin.search_policy import SearchPolicy
 from bots.builtin.search_value import ABSOLUTE, NAMES, value_features
 from engine import Game, Phase, RulesConfig
@@ -41,18 +39,7 @@ def play(seed: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args()
-    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-        games = pool.map(play, range(args.games), chunksize=20)
-    rows = [r for g in games for r in g]
-    coef, intercept = fit(rows)
-    for name, c in zip([*NAMES, *ABSOLUTE], coef, strict=True):
-        print(f"  {name:10s} {c:+.4f}")
-    print("COEF =", tuple(round(c, 4) for c in coef))
-    print("INTERCEPT =", round(intercept, 4))
+    fit_self_play(play, [*NAMES, *ABSOLUTE], default_games=3000, jobs=1)
 
 
 if __name__ == "__main__":

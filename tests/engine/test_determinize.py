@@ -12,6 +12,17 @@ from engine.determinize import determinize, redeal
 from engine.types import BANK_PER_RESOURCE
 
 
+def assert_consistent(sample: Game, game: Game, seat: int) -> None:
+    """``sample`` shows ``seat`` what ``game`` shows it, offers the same legal actions,
+    and holds every card exactly once."""
+    assert sample.observe(seat).to_dict() == game.observe(seat).to_dict()
+    assert sample.legal_actions() == game.legal_actions()
+    s = sample.state
+    for r in range(5):
+        assert s.bank[r] + sum(h[r] for h in s.hands) == BANK_PER_RESOURCE
+    assert sum(s.deck) + sum(map(sum, s.devs)) + sum(s.played_devs) == 25
+
+
 @pytest.mark.slow
 def test_determinized_states_have_the_same_public_view_and_legal_actions() -> None:
     checked = 0
@@ -22,14 +33,7 @@ def test_determinized_states_have_the_same_public_view_and_legal_actions() -> No
             seat = game.decider
             obs = game.observe(seat)
             if rng.random() < 0.03:
-                sampled = determinize(obs, random.Random(checked))
-                assert sampled.legal_actions() == game.legal_actions()
-                mine, theirs = obs.to_dict(), sampled.observe(seat).to_dict()
-                assert mine == theirs
-                s = sampled.state
-                for r in range(5):
-                    assert s.bank[r] + sum(h[r] for h in s.hands) == BANK_PER_RESOURCE
-                assert sum(s.deck) + sum(map(sum, s.devs)) + sum(s.played_devs) == 25
+                assert_consistent(determinize(obs, random.Random(checked)), game, seat)
                 checked += 1
             game.apply(rng.choice(game.legal_actions()))
     assert checked > 500
@@ -104,12 +108,7 @@ def test_a_redeal_is_a_fresh_determinization_from_an_earlier_one() -> None:
                 again = [redeal(first, obs, random.Random(k)) for k in range(8)]
                 assert (first.observe(seat).to_dict(), first.state.hands) == before  # unchanged
                 for sample in again:
-                    assert sample.observe(seat).to_dict() == obs.to_dict()
-                    assert sample.legal_actions() == game.legal_actions()
-                    s = sample.state
-                    for r in range(5):
-                        assert s.bank[r] + sum(h[r] for h in s.hands) == BANK_PER_RESOURCE
-                    assert sum(s.deck) + sum(map(sum, s.devs)) + sum(s.played_devs) == 25
+                    assert_consistent(sample, game, seat)
                 varied += len({str(s.state.hands) + str(s.state.devs) for s in again}) > 1
                 if game.phase is Phase.ROLL:  # fresh chance streams: the dice differ too
                     rolls = set()

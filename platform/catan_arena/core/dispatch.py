@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -100,33 +101,18 @@ def on_commit_play(match_id: int, budget: float) -> None:
     )
 
 
-def broker_backlog(queue: str = MATCH_QUEUE) -> int | None:
-    """Messages waiting in the broker's ``queue`` (None in the embedded default or when
-    the broker cannot be asked)."""
-    if settings.EMBEDDED:
-        return None
-    from catan_arena.celery import app
-
-    try:
-        with app.connection_for_read() as conn:
-            conn.ensure_connection(max_retries=1)
-            channel: Any = conn.default_channel  # kombu's channels are untyped
-            declared = channel.queue_declare(queue=queue, passive=False)
-            return int(declared.message_count)
-    except Exception:  # the broker is down or restarting: nothing can be concluded
-        return None
-
-
 BROKER_EPOCH_KEY = "catan-arena:broker-data-since"
 """A key in the broker's own Redis database holding when its data began: a Redis that
 lost its data (restarted without its files, flushed) lost this key with the queued
 tasks, and the first look afterwards writes a new time."""
 
+T = TypeVar("T")
 
-def broker_data_since() -> datetime | None:
-    """When the broker's current data began (this look's time if the key was missing):
-    a task sent before then was lost with the data it replaced. None in the embedded
-    default, on a broker other than Redis, or when the broker cannot be asked."""
+
+def _ask_broker(look: Callable[[Any], T]) -> T | None:
+    """``look(channel)`` on one connection to the broker (kombu's channels are untyped);
+    None in the embedded default or when the broker cannot be asked (down, restarting,
+    or not Redis): nothing can be concluded then."""
     if settings.EMBEDDED:
         return None
     from catan_arena.celery import app
@@ -134,23 +120,40 @@ def broker_data_since() -> datetime | None:
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1)
-            channel: Any = conn.default_channel  # kombu's Redis channel: redis-py inside
-            client = channel.client
-            client.set(BROKER_EPOCH_KEY, repr(time.time()), nx=True)
-            return datetime.fromtimestamp(float(client.get(BROKER_EPOCH_KEY)), tz=UTC)
-    except Exception:  # down, restarting, or not Redis: nothing can be concluded
+            return look(conn.default_channel)
+    except Exception:
         return None
+
+
+def _data_since(channel: Any) -> datetime:
+    """The epoch key's time, written now if the key was missing (redis-py inside)."""
+    client = channel.client
+    client.set(BROKER_EPOCH_KEY, repr(time.time()), nx=True)
+    return datetime.fromtimestamp(float(client.get(BROKER_EPOCH_KEY)), tz=UTC)
+
+
+def broker_data_since() -> datetime | None:
+    """When the broker's current data began (this look's time if the key was missing):
+    a task sent before then was lost with the data it replaced."""
+    return _ask_broker(_data_since)
 
 
 def lost_by_broker(queued_at: list[datetime], queue: str) -> list[bool]:
     """Which of the work items queued at ``queued_at`` (still waiting, each past the
     re-dispatch delay) the broker lost: those queued before its data began; every one
     when its queue holds fewer messages than there are items (a loss the epoch key did
-    not see). All False when the broker cannot be asked."""
-    since = broker_data_since() if queued_at else None
-    if since is None:
+    not see). All False when the broker cannot be asked. One connection for both looks."""
+    if not queued_at:
+        return []
+
+    def look(channel: Any) -> tuple[datetime, int]:
+        waiting = channel.queue_declare(queue=queue, passive=False).message_count
+        return _data_since(channel), int(waiting)
+
+    seen = _ask_broker(look)
+    if seen is None:
         return [False] * len(queued_at)
-    backlog = broker_backlog(queue)
-    if backlog is not None and backlog < len(queued_at):
+    since, backlog = seen
+    if backlog < len(queued_at):
         return [True] * len(queued_at)
     return [at < since for at in queued_at]
