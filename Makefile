@@ -112,13 +112,18 @@ bench-load: setup
 bench-pages: setup
 	$(PY) benchmarks/page_profile.py $(ARGS)
 
-## Bot strength with 95% intervals (long: about half an hour per 200 games at 100 ms a
-## decision on two cores; the search bot thinks to its clock, so 200 games at 1 s take ~5 hours).
+## Bot strength with 95% intervals, every figure of issue 22 in one run (long, on two idle
+## cores: ~4 minutes per 200 games of search at 100 ms a decision, ~26 at 1 s; the pairings
+## with catanatron's players, where a checkout of it is in .cache/catanatron-src, ~1 hour).
 bench-strength: setup
 	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
+	$(PY) benchmarks/strength.py bots/examples/first_bot.py random --games 100 --decision-ms 100
 	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100
 	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 1000
 	$(PY) benchmarks/strength.py bots/examples/trained_policy heuristic --games 1000 --decision-ms 100
+	@if [ -d .cache/catanatron-src ]; then \
+		$(PY) benchmarks/strength_vs_catanatron.py search --games 200 --decision-ms 100; \
+	else echo "catanatron pairings skipped: no checkout in .cache/catanatron-src"; fi
 
 ## The trained-policy example's weights, by imitation of search's default policy (~2 minutes;
 ## docs/bot-guide.md, "Train and ship a policy"): bots/examples/trained_policy/weights.json.

@@ -29,6 +29,25 @@ def _load_comparison() -> ModuleType | None:
     return module
 
 
+def _compare_with_head(module: ModuleType, args: argparse.Namespace, console: Any) -> Any:
+    """The same comparison with catanatron's current source, where a checkout of it is
+    (``module.HEAD_SOURCE``); its summary, or why there is none."""
+    source = module.HEAD_SOURCE
+    if not module.is_checkout(source):
+        console.print(f"[dim]no catanatron checkout in {source}: its source not compared[/]")
+        return {"skipped": f"no checkout in {source}"}
+    say = lambda m: console.print(f"[dim]{m}[/]")  # noqa: E731
+    try:
+        python = module.ensure_source_venv(module.HEAD_VENV, source, log=say)
+        comparison = module.run_comparison(args.games, args.repeats, log=say, python=python)
+    except module.BenchmarkError as exc:
+        console.print(f"[red]comparison with catanatron's source failed:[/] {exc}")
+        return {"error": str(exc)}
+    console.print(f"[bold]catanatron from its source ({source}):[/]")
+    module.print_table(comparison)
+    return comparison["summary"]
+
+
 def run_bench(args: argparse.Namespace) -> int:
     console = table_console(stderr=args.json)
     results: dict[str, Any] = {}
@@ -85,6 +104,7 @@ def run_bench(args: argparse.Namespace) -> int:
             else:
                 module.print_table(comparison)
                 results["catanatron"] = comparison["summary"]
+            results["catanatron_head"] = _compare_with_head(module, args, console)
     if args.json:
         print(json.dumps(results, sort_keys=True))
     return 0

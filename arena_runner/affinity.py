@@ -87,3 +87,40 @@ def pin_process(pid: int, cpu: int) -> None:
     (a process that is gone, a host that does not allow it)."""
     with contextlib.suppress(OSError):
         os.sched_setaffinity(pid, {cpu})
+
+
+@contextlib.contextmanager
+def sparing(cpu: int) -> Iterator[None]:
+    """Keep the calling thread, and the processes it starts meanwhile (they inherit its
+    affinity), off ``cpu`` for the duration where other CPUs are allowed: background
+    work kept off the CPU the match is about to claim. Its affinity is restored after."""
+    try:
+        allowed = os.sched_getaffinity(0)
+    except OSError:
+        yield
+        return
+    others = allowed - {cpu}
+    if not others or others == allowed:
+        yield
+        return
+    try:
+        os.sched_setaffinity(0, others)
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, allowed)
+
+
+def release_processes(pids: list[int]) -> None:
+    """Let processes ``pids`` run on every CPU this thread may use (errors ignored)."""
+    try:
+        allowed = os.sched_getaffinity(0)
+    except OSError:
+        return
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(pid, allowed)

@@ -99,3 +99,11 @@ def write_all(
             if left <= 0 or not selector.select(left):
                 raise PipeTimeout
             view = _write_some(fd, view)
+
+
+def wait_readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` has something to read (or its end of file) within ``timeout``
+    seconds; nothing is read."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        return bool(selector.select(timeout))

@@ -17,12 +17,13 @@ import select
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
 from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
 from arena_runner.policy import SandboxPolicy
-from arena_runner.sandbox.cgroups import BotCgroup, BotControl, proc_table
+from arena_runner.sandbox.cgroups import BotCgroup, BotControl, children_of, real_uid
 from arena_runner.sandbox.launch import SANDBOX_UID, start_sandbox
 from arena_runner.sandbox.tiers import Tier
 from arena_runner.sandbox.uids import UidClaim, claim_uid
@@ -79,9 +80,21 @@ class BotProcess:
         return list(self._chain)
 
     def find_bot(self) -> None:
-        """Locate the bot's own interpreter (call once the child has said hello)."""
+        """Locate the bot's own interpreter (call once the child has said hello, before
+        the first freeze) and move it into its cgroup's interpreter cgroup: from then on
+        a freeze or thaw wakes that process alone, not bwrap's two above it as well (they
+        only wait for it; frozen or not, they run none of the bot's code)."""
         self._chain = process_chain(self.popen.pid)
         self._cpu_pid = self._chain[-1]
+        if self.cgroup is None or self._freeze_fd is None or self.frozen:
+            return
+        freeze_file = self.cgroup.hold_interpreter(self._cpu_pid)
+        if freeze_file is None:
+            return
+        with contextlib.suppress(OSError):
+            fd = os.open(freeze_file, os.O_WRONLY | os.O_CLOEXEC)
+            os.close(self._freeze_fd)
+            self._freeze_fd = fd
 
     def cpu(self) -> float:
         """CPU seconds the bot's interpreter has used so far (two syscalls once known)."""
@@ -94,6 +107,19 @@ class BotProcess:
         except (OSError, ValueError, IndexError):
             self._close_cpu_fd()
             return cpu_seconds(self._cpu_pid)
+
+    def schedstat(self) -> tuple[float, float]:
+        """:meth:`cpu` and :meth:`waited` together, from one read once the bot is known."""
+        if self._cpu_pid is None:
+            return self.cpu(), 0.0
+        try:
+            if self._cpu_fd is None:
+                self._cpu_fd = os.open(f"/proc/{self._cpu_pid}/schedstat", os.O_RDONLY)
+            ran, waited = os.pread(self._cpu_fd, 64, 0).split()[:2]
+            return int(ran) / 1e9, int(waited) / 1e9
+        except (OSError, ValueError):
+            self._close_cpu_fd()
+            return cpu_seconds(self._cpu_pid), 0.0
 
     def waited(self) -> float:
         """Seconds the bot's interpreter has spent runnable but waiting for a CPU (the
@@ -199,6 +225,9 @@ def wait_for_exit(popen: subprocess.Popen[bytes], timeout: float) -> bool:
 PR_SET_CHILD_SUBREAPER = 36
 _OUTER: set[int] = set()
 """Pids of live bots' outer processes: reaped through their ``Popen``, never as strays."""
+_STARTING = threading.Lock()
+"""Held while a bot process is started and until its pid is in :data:`_OUTER` (blank
+sandboxes start in a background thread): strays are not looked for meanwhile."""
 
 
 def _reap_strays(uid: int, timeout: float = 1.0) -> None:
@@ -209,7 +238,9 @@ def _reap_strays(uid: int, timeout: float = 1.0) -> None:
     deadline = time.monotonic() + timeout
     me = os.getpid()
     while True:
-        strays = [p for p, ppid, u in proc_table() if ppid == me and u == uid and p not in _OUTER]
+        with _STARTING:
+            mine = [p for p in children_of(me) if p not in _OUTER]
+            strays = [p for p in mine if real_uid(p) == uid]
         left = []
         for pid in strays:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -277,16 +308,18 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
             claim.release()
         raise
     try:
-        popen, seat_dir = start_sandbox(
-            path,
-            tier=policy.tier,
-            limits=policy.limits,
-            workdir=workdir,
-            cgroup=cgroup,
-            uid=uid,
-            require=policy.jail_layers,
-            jail_layers=policy.jail_layers,
-        )
+        with _STARTING:
+            popen, seat_dir = start_sandbox(
+                path,
+                tier=policy.tier,
+                limits=policy.limits,
+                workdir=workdir,
+                cgroup=cgroup,
+                uid=uid,
+                require=policy.jail_layers,
+                jail_layers=policy.jail_layers,
+            )
+            _OUTER.add(popen.pid)
     except BaseException:
         if cgroup is not None:
             cgroup.remove()
@@ -298,7 +331,6 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
     process.uid_claim = claim
     if os.geteuid() == 0 and uid != 0:
         process.uid = uid
-    _OUTER.add(popen.pid)
     return process
 
 

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
+import time
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
 
+from arena_runner.affinity import current_cpu, release_processes, sparing
+from arena_runner.cpu import process_chain
 from arena_runner.drivers import InProcessDriver, PlayerFactory
+from arena_runner.pipes import wait_readable
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
 from arena_runner.sandbox.cgroups import janitor
@@ -36,9 +42,14 @@ class BotRunner:
 
     ``warm``: keep that many *blank* sandboxes started ahead (hardened, runtime imported,
     no bot yet). A new driver takes one, copies its bot file in and names it in its first
-    ``start``, and a replacement starts at once, so the start-up of the next bots runs
-    while the current game is played instead of before it. For workers that start fresh
-    bots for every game; a run that reuses its drivers for all games needs none.
+    ``start``. Its replacement is started once the game is over — when its drivers are
+    released (:meth:`release`, :meth:`release_all`, or :meth:`replenish`) — by a
+    background thread, off the CPU this thread was on (the one the next match claims
+    first): the next bots start up while the worker records the result, not during the
+    game, where starting four processes in this process's background thread slowed the
+    game's every hand-over. A driver asked for while no blank is ready waits for one
+    being started rather than starting another. For workers that start fresh bots for
+    every game; a run that reuses its drivers for all games needs none.
     """
 
     def __init__(self, policy: SandboxPolicy | None = None, *, warm: int = 0) -> None:
@@ -48,8 +59,14 @@ class BotRunner:
         self.workdir = make_workdir()
         self.drivers: list[SubprocessDriver] = []
         self._blanks: list[BotProcess] = []
+        self._lock = threading.Lock()
+        self._spawner: ThreadPoolExecutor | None = None
+        self._pending: list[Future[None]] = []
+        self._closed = False
+        self._owed = 0
+        """Blanks taken whose replacements are not started yet (:meth:`replenish`)."""
         for _ in range(warm):
-            self._start_blank()
+            self._start_blank(current_cpu())
 
     @property
     def tier(self) -> Tier:
@@ -58,23 +75,68 @@ class BotRunner:
     def driver(self, path: Path | str, name: str = "") -> SubprocessDriver:
         """A bot file in its own sandboxed process (started now, so imports overlap)."""
         warm = None
-        if self._blanks:
-            blank = self._blanks.pop(0)
+        blank = self._take_blank()
+        if blank is not None:
             assert blank.seat_dir is not None
+            release_processes(process_chain(blank.pid))  # its start-up kept it off a CPU
             entry = fill_seat(blank.seat_dir, Path(path).absolute())
             warm = (blank, child_bot_path(self.policy.tier, blank.seat_dir, entry))
-            self._start_blank()
+            self._owed += 1
         driver = SubprocessDriver(
             path, policy=self.policy, workdir=self.workdir, name=name, warm=warm
         )
         self.drivers.append(driver)
         return driver
 
-    def _start_blank(self) -> None:
+    def _take_blank(self) -> BotProcess | None:
+        """The oldest ready blank; while none is ready but some are being started, the
+        first of those once started (sooner than starting another); else None."""
+        while True:
+            with self._lock:
+                if self._blanks:
+                    return self._blanks.pop(0)
+            self._pending = [f for f in self._pending if not f.done()]
+            if not self._pending:
+                with self._lock:  # the last one may have finished meanwhile
+                    return self._blanks.pop(0) if self._blanks else None
+            self._pending[0].result()
+
+    def replenish(self) -> None:
+        """Start the replacements of the blanks taken so far, in the background (the
+        ~10 ms of making each one's cgroup, seat and process are not the caller's)."""
+        owed, self._owed = self._owed, 0
+        if not owed or self._closed:
+            return
+        if self._spawner is None:
+            self._spawner = ThreadPoolExecutor(1, thread_name_prefix="blank-sandboxes")
+        self._pending = [f for f in self._pending if not f.done()]
+        spare = current_cpu()
+        self._pending += [self._spawner.submit(self._start_blank, spare) for _ in range(owed)]
+
+    def settle(self) -> None:
+        """Wait until the blank sandboxes asked for so far have been started and have
+        booted (runtime imported, jail reported: each waits for the ``start`` naming its
+        bot), so the next game takes ready ones, none still starting on its clock. They
+        boot together, so one ``limits.spawn_seconds`` bounds the wait for all of them;
+        one slower than that is taken as it is (its driver waits for its hello)."""
+        for future in list(self._pending):
+            future.result()
+        with self._lock:
+            blanks = list(self._blanks)
+        deadline = time.monotonic() + self.policy.limits.spawn_seconds
+        for blank in blanks:
+            assert blank.popen.stdout is not None
+            wait_readable(blank.popen.stdout.fileno(), max(0.0, deadline - time.monotonic()))
+
+    def _start_blank(self, spare: int) -> None:
         try:
-            self._blanks.append(spawn_bot_process(None, self.policy, self.workdir))
+            with sparing(spare):
+                blank = spawn_bot_process(None, self.policy, self.workdir)
         except OSError as exc:  # a driver then spawns its own and reports the failure
             log.warning("could not start a blank sandbox: %s", exc)
+            return
+        with self._lock:
+            self._blanks.append(blank)
 
     @staticmethod
     def trusted(factory: PlayerFactory, name: str = "") -> InProcessDriver:
@@ -84,6 +146,10 @@ class BotRunner:
     def release(self, driver: SubprocessDriver) -> None:
         """Close one driver (its bot process is killed) and forget it: a worker that
         starts fresh bots for every game releases them after each game."""
+        self._forget(driver)
+        self.replenish()
+
+    def _forget(self, driver: SubprocessDriver) -> None:
         driver.close()
         if driver in self.drivers:
             self.drivers.remove(driver)
@@ -94,9 +160,13 @@ class BotRunner:
         for driver in drivers:
             driver.ask_to_exit()
         for driver in list(drivers):
-            self.release(driver)
+            self._forget(driver)
+        self.replenish()  # once they are gone: not competing with their release
 
     def close(self) -> None:
+        self._closed = True
+        if self._spawner is not None:  # no blank is started after this
+            self._spawner.shutdown(wait=True)
         for driver in self.drivers:
             driver.ask_to_exit()
         for driver in self.drivers:

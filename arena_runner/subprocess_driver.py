@@ -393,7 +393,7 @@ class SubprocessDriver:
             return self._fault(step, FaultKind.GARBAGE, "it wrote to the protocol pipe unasked")
         # unpredictable: a reply written ahead of its prompt can never match it
         seq = message["seq"] = int.from_bytes(os.urandom(4), "little")
-        began, cpu0, waited0 = time.monotonic(), proc.cpu(), proc.waited()
+        began, (cpu0, waited0) = time.monotonic(), proc.schedstat()
         self.last_offturn_cpu = self._own_offturn(cpu0) if clock is not None else 0.0
         self._frozen_cpu = None
         cap, wall = budget, limit
@@ -437,9 +437,9 @@ class SubprocessDriver:
             self.last_waited = max(0.0, proc.waited() - waited0)
             self._release(graceful=False)
             return self._fault(step, FaultKind.TIMEOUT, text, clock=which)
-        self.cpu_mark = proc.cpu()
+        self.cpu_mark, waited = proc.schedstat()
         self.last_cpu = self.cpu_mark - cpu0
-        self.last_waited = max(0.0, proc.waited() - waited0)
+        self.last_waited = max(0.0, waited - waited0)
         overfull = self._tmp_overfull(proc)
         if overfull:
             self._release(graceful=False)

@@ -3,7 +3,8 @@
 Plays 4-player games with the candidate's seat rotated, every bot in its own process
 (the same path as an uploaded bot), with a per-decision clock, and prints the win rate
 with a 95% Wilson interval, mean points, decision times and faults. Games run in
-parallel worker processes.
+parallel worker processes. The seeds are fresh unless ``--seed`` gives the first (it
+then reproduces a run, or pairs two bots on the same games); the output names them.
 
 Usage: ``python benchmarks/strength.py search heuristic --games 200 --decision-ms 100``.
 """
@@ -15,6 +16,7 @@ import functools
 import json
 import math
 import multiprocessing
+import secrets
 import statistics
 import sys
 import time
@@ -146,22 +148,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--decision-ms", type=float, default=100.0)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None, help="first seed (default: fresh)")
     parser.add_argument("--no-trade", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    seed = secrets.randbits(48) if args.seed is None else args.seed
     result = run(
         args.candidate,
         args.opponent,
         args.games,
         args.decision_ms,
         args.jobs,
-        args.seed,
+        seed,
         not args.no_trade,
     )
     low, high = result["ci95"]
     print(
-        f"{args.candidate} vs 3x {args.opponent} ({args.decision_ms:g} ms/decision): "
+        f"{args.candidate} vs 3x {args.opponent} ({args.decision_ms:g} ms/decision, "
+        f"seeds {seed}+): "
         f"{result['wins']}/{args.games} wins = {result['win_rate']:.1%} "
         f"[95% CI {low:.1%}–{high:.1%}], mean points {result['mean_points']:.2f}, "
         f"wins by seat {result['wins_by_seat']}, decision mean {result['mean_decision_ms']:.1f} ms "

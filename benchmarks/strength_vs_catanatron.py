@@ -26,7 +26,6 @@ import argparse
 import functools
 import json
 import secrets
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -40,6 +39,7 @@ from arena_runner.process import BotProcess
 from arena_runner.sandbox.botenv import REQUIREMENTS
 from arena_runner.sandbox.launch import open_bot_pipes
 from benchmarks.strength import bot_driver, run
+from benchmarks.vs_catanatron import BenchmarkError, ensure_source_venv
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BRIDGE = REPO_ROOT / "benchmarks" / "catanatron_bridge"
@@ -51,27 +51,10 @@ ORJSON = next(r for r in REQUIREMENTS if r.startswith("orjson=="))
 """Our bot runtime's one third-party need, at the bot environment's pin."""
 
 
-class BridgeSetupError(Exception):
-    """The throwaway virtualenv cannot be made (one clear line, no traceback)."""
-
-
 def ensure_venv(venv: Path, source: Path) -> Path:
     """The virtualenv's python, with catanatron (from ``source``) and orjson installed."""
-    python = venv / "bin" / "python"
     probe = "import catanatron.players.minimax, catanatron.players.value, orjson"
-    if python.exists() and subprocess.run([python, "-c", probe], check=False).returncode == 0:
-        return python
-    if not (source / "catanatron" / "catanatron" / "players" / "minimax.py").exists():
-        raise BridgeSetupError(
-            f"{source} is not a checkout of catanatron's repository (its players are not "
-            "in the PyPI release): clone https://github.com/bcollazo/catanatron there"
-        )
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    done = subprocess.run([*pip, str(source), ORJSON], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise BridgeSetupError(f"cannot install catanatron into {venv}: {done.stderr[-300:]}")
-    return python
+    return ensure_source_venv(venv, source, extra=(ORJSON,), probe=probe)
 
 
 def spawn_bridge(python: Path, path: Path) -> BotProcess:
@@ -112,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         python = ensure_venv(args.venv, args.catanatron_source)
-    except BridgeSetupError as exc:
+    except BenchmarkError as exc:
         print(f"strength_vs_catanatron: error: {exc}", file=sys.stderr)
         return 2
     driver = functools.partial(driver_for, str(python))

@@ -7,9 +7,12 @@ playing the same seeded 4-player games and printing one JSON line
 
 catanatron (GPL) is only a benchmark opponent: it is pip-installed at a pinned
 version into a throwaway virtualenv (default ``.cache/catanatron-venv``) and
-driven by ``catanatron_probe.py``; the product never imports it.
+driven by ``catanatron_probe.py``; the product never imports it. ``--source DIR``
+compares with catanatron's current source instead: a checkout of its repository
+(``.cache/catanatron-src``, which ``catan-arena bench`` also compares with when it
+exists) installed into a virtualenv of its own (``.cache/catanatron-head-venv``).
 
-Usage: ``python3 benchmarks/vs_catanatron.py [--games 30] [--repeats 5] [--json]``.
+Usage: ``python3 benchmarks/vs_catanatron.py [--games 30] [--repeats 5] [--source DIR] [--json]``.
 Other modules can load this file with importlib and call ``run_comparison``.
 """
 
@@ -34,6 +37,10 @@ CATANATRON_VERSION = "3.2.1"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PROBE = Path(__file__).resolve().with_name("catanatron_probe.py")
 DEFAULT_VENV = REPO_ROOT / ".cache" / "catanatron-venv"
+HEAD_SOURCE = REPO_ROOT / ".cache" / "catanatron-src"
+"""Where a checkout of catanatron's repository (its current source) is looked for."""
+HEAD_VENV = REPO_ROOT / ".cache" / "catanatron-head-venv"
+"""The virtualenv holding catanatron installed from :data:`HEAD_SOURCE`."""
 OURS_ENGINE = "catan-arena"
 THEIRS_ENGINE = "catanatron"
 RESULT_KEYS = ("engine", "games", "seconds", "decisions", "finished")
@@ -70,6 +77,19 @@ def _installed_version(python: Path) -> str | None:
     return proc.stdout.strip() if proc.returncode == 0 else None
 
 
+def _make_venv(venv: Path) -> None:
+    """A fresh virtualenv at ``venv`` (whatever was there is cleared)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "venv", "--clear", str(venv)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0 or not _venv_python(venv).exists():
+        detail = _last_line(proc.stderr or proc.stdout)
+        raise BenchmarkError(f"cannot create virtualenv {venv}: {detail}")
+
+
 def ensure_venv(venv: Path, log: Callable[[str], None] = print) -> Path:
     """Create ``venv`` with the pinned catanatron if needed; return its python."""
     python = _venv_python(venv)
@@ -77,15 +97,7 @@ def ensure_venv(venv: Path, log: Callable[[str], None] = print) -> Path:
         return python
     if not python.exists():
         log(f"creating virtualenv {venv}")
-        proc = subprocess.run(
-            [sys.executable, "-m", "venv", "--clear", str(venv)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if proc.returncode != 0 or not python.exists():
-            detail = _last_line(proc.stderr or proc.stdout)
-            raise BenchmarkError(f"cannot create virtualenv {venv}: {detail}")
+        _make_venv(venv)
     log(f"installing catanatron=={CATANATRON_VERSION} into {venv}")
     proc = subprocess.run(
         [
@@ -108,6 +120,37 @@ def ensure_venv(venv: Path, log: Callable[[str], None] = print) -> Path:
         raise BenchmarkError(
             f"cannot install catanatron=={CATANATRON_VERSION} into {venv} (no network?): {detail}"
         )
+    return python
+
+
+def is_checkout(source: Path) -> bool:
+    """Is ``source`` a checkout of catanatron's repository (players included)?"""
+    return (source / "catanatron" / "catanatron" / "players" / "minimax.py").is_file()
+
+
+def ensure_source_venv(
+    venv: Path,
+    source: Path,
+    extra: Sequence[str] = (),
+    probe: str = "import catanatron",
+    log: Callable[[str], None] = print,
+) -> Path:
+    """``venv``'s python with catanatron installed from the checkout ``source`` (and the
+    ``extra`` requirements), made afresh unless ``probe`` already runs there."""
+    python = _venv_python(venv)
+    if python.exists() and subprocess.run([python, "-c", probe], check=False).returncode == 0:
+        return python
+    if not is_checkout(source):
+        raise BenchmarkError(
+            f"{source} is not a checkout of catanatron's repository: clone "
+            "https://github.com/bcollazo/catanatron there"
+        )
+    log(f"installing catanatron from {source} into {venv}")
+    _make_venv(venv)
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    done = subprocess.run([*pip, str(source), *extra], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BenchmarkError(f"cannot install catanatron into {venv}: {_last_line(done.stderr)}")
     return python
 
 
@@ -216,16 +259,20 @@ def run_comparison(
     seed: int = 0,
     ours_cmd: Sequence[str] | None = None,
     log: Callable[[str], None] | None = None,
+    python: Path | None = None,
 ) -> dict[str, Any]:
     """Benchmark both engines ``repeats`` times on ``games`` games each.
 
     ``ours_cmd`` replaces ``python -m engine.perf`` (``--games/--seed/--json``
-    are appended). Raises ``BenchmarkError`` on any setup or run failure.
+    are appended); ``python``, an interpreter with catanatron installed (see
+    :func:`ensure_source_venv`), replaces the pinned release's venv. Raises
+    ``BenchmarkError`` on any setup or run failure.
     """
     if games < 1 or repeats < 1:
         raise BenchmarkError("--games and --repeats must be at least 1")
     say = log or (lambda _msg: None)
-    python = ensure_venv(Path(venv) if venv else DEFAULT_VENV, say)
+    if python is None:
+        python = ensure_venv(Path(venv) if venv else DEFAULT_VENV, say)
     ours_base = list(ours_cmd) if ours_cmd else [sys.executable, "-m", "engine.perf"]
     args = ["--games", str(games), "--seed", str(seed), "--json"]
     commands = {
@@ -262,7 +309,7 @@ def run_comparison(
         "seed": seed,
         "cpu": cpu,
         "pinning": shlex.join(pin[0]) or ("sched_setaffinity" if pin[1] else "none"),
-        "catanatron_version": CATANATRON_VERSION,
+        "catanatron_version": runs[0][THEIRS_ENGINE].get("version") or CATANATRON_VERSION,
         "summary": summary,
         "runs": runs,
     }
@@ -338,6 +385,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="end with a JSON line")
     parser.add_argument("--venv", type=Path, default=None, help=f"catanatron venv ({DEFAULT_VENV})")
     parser.add_argument(
+        "--source",
+        type=Path,
+        default=None,
+        help=f"compare with catanatron installed from this checkout (e.g. {HEAD_SOURCE})",
+    )
+    parser.add_argument(
         "--ours-cmd",
         default=None,
         help="command replacing 'python -m engine.perf' (shell-quoted)",
@@ -348,6 +401,9 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     try:
+        python = None
+        if args.source is not None:
+            python = ensure_source_venv(args.venv or HEAD_VENV, args.source, log=log)
         result = run_comparison(
             args.games,
             args.repeats,
@@ -355,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             ours_cmd=shlex.split(args.ours_cmd) if args.ours_cmd else None,
             log=log,
+            python=python,
         )
     except BenchmarkError as exc:
         print(f"vs_catanatron: error: {exc}", file=sys.stderr)

@@ -271,10 +271,35 @@ def parse_host_message(line: bytes) -> Message:
     return check_message(decode(line), _HOST_FIELDS, "host")
 
 
+_ACTION_HEAD: Final = b'{"type":"action","action":'
+_SEQ_KEY: Final = b',"seq":'
+_ACTION_TAIL: Final = b"}\n"
+
+
+def _plain_number(digits: bytes) -> bool:
+    """True for a JSON number that is a plain non-negative integer of at most 18 digits
+    (ASCII digits, no leading zero)."""
+    return 0 < len(digits) <= 18 and digits.isdigit() and (digits[0] != 48 or len(digits) == 1)
+
+
+def _usual_action(line: bytes) -> Message | None:
+    """The usual reply, ``{"type":"action","action":N,"seq":S}`` exactly as the runtime
+    writes it, read without a JSON parser (a third of the µs); None for any other line."""
+    if not (line.startswith(_ACTION_HEAD) and line.endswith(_ACTION_TAIL)):
+        return None
+    number, key, seq = line[len(_ACTION_HEAD) : -len(_ACTION_TAIL)].partition(_SEQ_KEY)
+    if not (key and _plain_number(number) and _plain_number(seq)):
+        return None
+    return {"type": "action", "action": int(number), "seq": int(seq)}
+
+
 def parse_child_message(line: bytes) -> Message:
     """Decode and validate a child-to-host line (a key given twice is refused). Only the
     message's own fields are kept, and every string in them is cleaned
     (:func:`clean_text`): what a bot writes is data."""
+    usual = _usual_action(line)
+    if usual is not None:
+        return usual
     message = check_message(decode(line), _CHILD_FIELDS, "bot")
     refuse_duplicate_keys(line, message)
     if message["type"] == "error" and message["where"] not in ERROR_PLACES:

@@ -3,6 +3,8 @@
 Pure Python (standard library plus networkx), deterministic from a seed, typed.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from engine.actions import Action, action_from_dict, parse_action
 from engine.board.layouts import BoardLayout
 from engine.config import BoardSetup, RulesConfig
@@ -13,10 +15,13 @@ from engine.errors import (
     InvalidActionError,
     ReplayError,
 )
-from engine.game import Game, Outcome
 from engine.observation import Clock, Observation
+from engine.outcome import Outcome
 from engine.phases import Phase, Termination
 from engine.types import DevCard, Resource, Terrain
+
+if TYPE_CHECKING:
+    from engine.game import Game
 
 __version__ = "0.2.0"
 
@@ -43,3 +48,14 @@ __all__ = [
     "action_from_dict",
     "parse_action",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``Game`` is imported on first use: a bot process, which only reads observations,
+    starts without importing ``engine.game`` and ``engine.rules`` (7-9 ms of the bot
+    runtime's 50-64 ms import by ``-X importtime`` on a slow day)."""
+    if name == "Game":
+        from engine.game import Game
+
+        return Game
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

@@ -15,8 +15,7 @@ from engine.rng import ChanceStream
 
 def roll_dice(stream: ChanceStream, forced: object = None) -> tuple[int, int]:
     if forced is None:
-        below = stream.below
-        return (below(6) + 1, below(6) + 1)
+        return stream.dice()
     if (
         isinstance(forced, (list, tuple))
         and len(forced) == 2

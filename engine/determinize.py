@@ -99,6 +99,7 @@ def _deal_hidden(s: GameState, obs: Observation, me: int, rng: random.Random) ->
     s.deck = unseen_devs
     if sum(s.deck) != obs.deck_size:
         raise EngineError("observation is inconsistent: deck size does not add up")
+    s.public_view = None
 
 
 def redeal(sample: Game, obs: Observation, rng: random.Random) -> Game:
@@ -147,4 +148,5 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     s.to_discard = list(obs.to_discard)
     s.resume_phase, s.free_roads = obs.resume_phase, obs.free_roads
     s.offers_made, s.offer, s.responses = obs.offers_made, obs.offer, list(obs.responses)
+    s.public_view = None
     return Game(s, seed=-1)

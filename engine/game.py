@@ -2,44 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from engine.actions import Action, CounterTrade, ProposeTrade
 from engine.board.layouts import BoardLayout, make_layout
 from engine.config import RulesConfig
 from engine.errors import IllegalActionError, InvalidActionError
 from engine.observation import Observation, observe
-from engine.phases import Phase, Termination
+from engine.outcome import Outcome
+from engine.phases import GAME_OVER, Phase
 from engine.rng import GameChance, Seed
 from engine.rules.apply import apply_action
 from engine.rules.explain import explain_illegal
-from engine.rules.legal import legal_actions
+from engine.rules.legal import BY_PHASE
 from engine.rules.scoring import placings
 from engine.rules.trade import offer_problem
 from engine.state import GameState
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended. ``winner`` is None when the turn cap truncated it."""
-
-    termination: Termination
-    winner: int | None
-    points: tuple[int, ...]
-    """Total points per seat, victory point cards included."""
-    placings: tuple[int, ...]
-    """Place per seat (1 = first; equal points share a place)."""
-    turns: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "termination": self.termination.label,
-            "winner": self.winner,
-            "points": list(self.points),
-            "placings": list(self.placings),
-            "turns": self.turns,
-        }
 
 
 class Game:
@@ -95,20 +71,27 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.state.phase is Phase.GAME_OVER
+        return self.state.phase is GAME_OVER
 
     def legal_actions(self) -> list[Action]:
         """All legal actions for :attr:`decider` (do not mutate the list)."""
         if self._legal is None:
-            self._legal = legal_actions(self.state)
+            s = self.state
+            self._legal = BY_PHASE[s.phase](s)
         return self._legal
 
     def observe(self, seat: int | None, *, with_legal: bool | None = None) -> Observation:
         """What ``seat`` may know (None: a spectator). Legal actions are attached when
         ``seat`` is the decider (or when ``with_legal`` says so)."""
+        s = self.state
         if with_legal is None:
-            with_legal = seat == self.state.decider
-        return observe(self.state, seat, self.legal_actions() if with_legal else ())
+            with_legal = seat == s.decider
+        if not with_legal:
+            return observe(s, seat, ())
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = BY_PHASE[s.phase](s)
+        return observe(s, seat, legal)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -153,8 +136,14 @@ class Game:
 
     def apply(self, action: Action) -> object:
         """Check and apply ``action`` for the decider; return its chance outcome."""
-        self.check(action)
-        return self.apply_unchecked(action)
+        legal = self._legal
+        if legal is None:
+            s = self.state
+            legal = self._legal = BY_PHASE[s.phase](s)
+        if action not in legal:
+            self.check(action)
+        self._legal = None
+        return apply_action(self.state, action, None)
 
     def apply_unchecked(self, action: Action, forced: object = None) -> object:
         """Apply without checking (for search over known-legal actions and replays)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 
 class Phase(IntEnum):
@@ -26,6 +27,20 @@ class Phase(IntEnum):
     @property
     def label(self) -> str:
         return self.name.lower()
+
+
+# The members as module constants for the hot paths: ``Phase.MAIN`` is read through the
+# enum metaclass's attribute hook, several times slower than a global name.
+SETUP_SETTLEMENT: Final = Phase.SETUP_SETTLEMENT
+SETUP_ROAD: Final = Phase.SETUP_ROAD
+ROLL: Final = Phase.ROLL
+DISCARD: Final = Phase.DISCARD
+MOVE_ROBBER: Final = Phase.MOVE_ROBBER
+MAIN: Final = Phase.MAIN
+ROAD_BUILDING: Final = Phase.ROAD_BUILDING
+TRADE_RESPONSE: Final = Phase.TRADE_RESPONSE
+TRADE_CONFIRM: Final = Phase.TRADE_CONFIRM
+GAME_OVER: Final = Phase.GAME_OVER
 
 
 class Termination(IntEnum):

@@ -25,6 +25,7 @@ it sees), so a run meant to be fair against unknown bots uses :func:`new_seed`.
 from __future__ import annotations
 
 from collections.abc import MutableSequence
+from struct import Struct
 from typing import Any
 
 try:  # the C module itself: ``hashlib`` would also load OpenSSL (~4 ms of bot start-up)
@@ -38,7 +39,11 @@ _SEED_PERSON = b"catan-seed"
 _STREAM_PERSON = b"catan-stream"
 _BOT_PERSON = b"catan-bot-rng"
 _BLOCK = 64
+_WORDS = _BLOCK // 8
+_UNPACK_BLOCK = Struct(f"<{_WORDS}Q").unpack
+"""A block as its eight 64-bit little-endian words, unpacked in one call."""
 _TWO64 = 1 << 64
+_DIE_LIMIT = _TWO64 - _TWO64 % 6
 STREAMS = ("board", "dice", "deck", "steal")
 
 Seed = int | str
@@ -77,15 +82,17 @@ def bot_seed(seed: Seed, seat: int) -> int:
 
 
 class ChanceStream:
-    """One stream of uniform random numbers: BLAKE2b-512 of a block counter under a key."""
+    """One stream of uniform random numbers: BLAKE2b-512 of a block counter under a key.
 
-    __slots__ = ("_block", "_buffer", "_key", "_pos")
+    Each block is unpacked once into its eight 64-bit words, drawn in order."""
+
+    __slots__ = ("_block", "_key", "_pos", "_words")
 
     def __init__(self, key: bytes) -> None:
         self._key = key
         self._block = 0
-        self._buffer = b""
-        self._pos = _BLOCK
+        self._words: tuple[int, ...] = ()
+        self._pos = _WORDS
 
     @classmethod
     def derive(cls, secret: bytes, label: str) -> ChanceStream:
@@ -93,16 +100,21 @@ class ChanceStream:
         key = blake2b(label.encode(), key=secret, digest_size=32, person=_STREAM_PERSON)
         return cls(key.digest())
 
+    def _refill(self) -> tuple[int, ...]:
+        block = self._block.to_bytes(8, "little")
+        words = _UNPACK_BLOCK(blake2b(block, key=self._key, digest_size=_BLOCK).digest())
+        self._words = words
+        self._block += 1
+        return words
+
     def u64(self) -> int:
         """The next 64 uniformly random bits."""
         pos = self._pos
-        if pos == _BLOCK:
-            block = self._block.to_bytes(8, "little")
-            self._buffer = blake2b(block, key=self._key, digest_size=_BLOCK).digest()
-            self._block += 1
+        if pos == _WORDS:
+            self._refill()
             pos = 0
-        self._pos = pos + 8
-        return int.from_bytes(self._buffer[pos : pos + 8], "little")
+        self._pos = pos + 1
+        return self._words[pos]
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
@@ -120,17 +132,31 @@ class ChanceStream:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
+    def dice(self) -> tuple[int, int]:
+        """Two dice, 1 to 6: the same draws as ``below(6) + 1`` twice, faster."""
+        pos, words = self._pos, self._words
+        faces: list[int] = []
+        while len(faces) < 2:
+            if pos == _WORDS:
+                words, pos = self._refill(), 0
+            value = words[pos]
+            pos += 1
+            if value < _DIE_LIMIT:
+                faces.append(value % 6 + 1)
+        self._pos = pos
+        return (faces[0], faces[1])
+
     def position(self) -> tuple[bytes, int, int]:
-        """(key, block, offset): equal for two streams that will draw the same future."""
+        """(key, block, word): equal for two streams that will draw the same future."""
         return (self._key, self._block, self._pos)
 
     def clone(self) -> ChanceStream:
         """An independent stream in the same position."""
         twin = ChanceStream.__new__(ChanceStream)
-        twin._key, twin._block, twin._buffer, twin._pos = (
+        twin._key, twin._block, twin._words, twin._pos = (
             self._key,
             self._block,
-            self._buffer,
+            self._words,
             self._pos,
         )
         return twin

@@ -25,6 +25,15 @@ from engine.types import (
 Step = tuple[int, Any, Any]
 """One recorded step: (seat, action, chance outcome or None)."""
 
+_Ints = tuple[int, ...]
+PublicView = tuple[
+    _Ints, _Ints, _Ints, _Ints, _Ints, _Ints, _Ints, _Ints, _Ints,
+    int | None, int | None, _Ints, _Ints, int,
+]  # fmt: skip
+"""(node_owner, node_kind, edge_owner, knights, public_vp, road_len, roads_left,
+settlements_left, cities_left, longest_road, largest_army, played_devs, development cards
+per seat, deck size), as an observation shows them (None: no holder)."""
+
 # How each field is copied: "same" (immutable or shared), "list" (flat list),
 # "nested" (list of lists), "sets" (list of sets), "chance" (the chance streams, cloned).
 _COPY: Final[dict[str, str]] = {
@@ -72,7 +81,7 @@ _COPY: Final[dict[str, str]] = {
     "responses": "list",
     "winner": "same",
     "termination": "same",
-    "board_view": "same",
+    "public_view": "same",
     "chance": "chance",
     "steps": "list",
 }
@@ -144,8 +153,8 @@ class GameState:
     """Per seat: None (not yet asked/answered), "accept", "reject" or a counter (give, get)."""
     winner: int
     termination: Any
-    board_view: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
-    """Cached immutable (node_owner, node_kind, edge_owner); None after any build."""
+    public_view: PublicView | None
+    """Cached :class:`PublicView`; set to None by every change to what it holds."""
     chance: GameChance
     """The chance streams (dice, deck, steals): never shown to any player."""
     steps: list[Step]
@@ -197,7 +206,7 @@ class GameState:
         s.responses = [None] * n
         s.winner = -1
         s.termination = None
-        s.board_view = None
+        s.public_view = None
         s.chance = chance
         s.steps = []
         return s
@@ -208,12 +217,29 @@ class GameState:
 
     # Small derived facts used by several rule modules.
 
-    def view_of_board(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        """Immutable (node_owner, node_kind, edge_owner), rebuilt only after a build."""
-        view = self.board_view
+    def view_of_public(self) -> PublicView:
+        """The slowly changing public facts as immutable values, rebuilt only after a
+        build, a development card bought or played, or a rebuild of derived caches."""
+        view = self.public_view
         if view is None:
-            view = (tuple(self.node_owner), tuple(self.node_kind), tuple(self.edge_owner))
-            self.board_view = view
+            lr, la = self.longest_road, self.largest_army
+            view = (
+                tuple(self.node_owner),
+                tuple(self.node_kind),
+                tuple(self.edge_owner),
+                tuple(self.knights),
+                tuple(self.public_vp),
+                tuple(self.road_len),
+                tuple(self.roads_left),
+                tuple(self.settlements_left),
+                tuple(self.cities_left),
+                None if lr < 0 else lr,
+                None if la < 0 else la,
+                tuple(self.played_devs),
+                tuple(map(sum, self.devs)),
+                sum(self.deck),
+            )
+            self.public_view = view
         return view
 
     def total_vp(self, seat: int) -> int:

@@ -36,6 +36,8 @@ UNIFIED = ROOT / "unified"
 PREFIX = "catan-arena-"
 V1_CONTROLLERS = ("memory", "pids", "cpu", "freezer")
 V2_CONTROLLERS = ("memory", "pids", "cpu")
+INTERPRETER = "interpreter"
+"""The child cgroup holding a bot's interpreter alone (see :attr:`BotCgroup.interpreter`)."""
 _PERIOD_US = 100_000
 
 
@@ -124,6 +126,10 @@ class BotCgroup:
         except OSError:
             group.remove()
             raise
+        unified = group.unified
+        if unified is not None:  # best effort: without it the whole cgroup is frozen
+            with contextlib.suppress(OSError):
+                (unified / INTERPRETER).mkdir()
         return group
 
     def _limit(self, limits: Limits) -> None:
@@ -156,18 +162,52 @@ class BotCgroup:
         return self.dirs["" if self.version == "v2" else "freezer"]
 
     @property
+    def unified(self) -> Path | None:
+        """This bot's cgroup v2 directory (pure v2, or a hybrid host's unified
+        hierarchy); None where only v1 exists."""
+        return self.dirs.get("" if self.version == "v2" else "unified")
+
+    @property
     def freeze_file(self) -> Path | None:
-        """The cgroup v2 ``cgroup.freeze`` of this bot (pure v2, or a hybrid host's
-        unified hierarchy); None where only the v1 freezer exists."""
-        unified = self.dirs.get("" if self.version == "v2" else "unified")
+        """The cgroup v2 ``cgroup.freeze`` of this bot; None where only the v1 freezer
+        exists."""
+        unified = self.unified
         return None if unified is None else unified / "cgroup.freeze"
 
-    def pids(self) -> list[int]:
+    @property
+    def interpreter(self) -> Path | None:
+        """The child cgroup (v2) the bot's interpreter is moved into once known
+        (:meth:`hold_interpreter`), so that freezing it wakes that process alone rather
+        than bwrap's two as well; None if it could not be made."""
+        unified = self.unified
+        if unified is None or not (unified / INTERPRETER).is_dir():
+            return None
+        return unified / INTERPRETER
+
+    def hold_interpreter(self, pid: int) -> Path | None:
+        """Move process ``pid`` (the bot's interpreter, which cannot fork) into
+        :attr:`interpreter`; return that cgroup's ``cgroup.freeze``, None if not moved.
+        Its limits are unchanged: the child is below the bot's cgroup (v2 limits hold
+        for the whole subtree) and holds no controller (on a hybrid host the v1
+        controllers stay where they are)."""
+        child = self.interpreter
+        if child is None:
+            return None
         try:
-            text = (self._main / "cgroup.procs").read_text()
+            _write(child / "cgroup.procs", str(pid))
         except OSError:
-            return []
-        return [int(p) for p in text.split()]
+            return None
+        return child / "cgroup.freeze"
+
+    def pids(self) -> list[int]:
+        """Every process in the bot's cgroup (its interpreter's child cgroup included)."""
+        found = []
+        for directory in (self._main, self.interpreter):
+            if directory is None:
+                continue
+            with contextlib.suppress(OSError):
+                found += [int(p) for p in (directory / "cgroup.procs").read_text().split()]
+        return list(dict.fromkeys(found))
 
     def freeze(self) -> None:
         self._set_frozen(True)
@@ -215,7 +255,8 @@ class BotCgroup:
     def remove(self) -> None:
         """Kill what is left, then delete the directories."""
         self.kill_all()
-        for path in self.dirs.values():
+        child = self.interpreter
+        for path in [*([] if child is None else [child]), *self.dirs.values()]:
             for _ in range(100):
                 try:
                     path.rmdir()
@@ -301,17 +342,40 @@ def _status_number(status: bytes, key: bytes) -> int:
     return int(status[start : status.index(b"\n", start)].split()[0])
 
 
+def children_of(pid: int) -> list[int]:
+    """The children of process ``pid`` (of any of its threads), from ``/proc/PID/task/
+    TID/children``: a few reads, where a scan of every process reads them all."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as file:
+                found += map(int, file.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (children first; across pid namespaces too)."""
-    children: dict[int, list[int]] = {}
-    for child, parent, _ in proc_table():
-        children.setdefault(parent, []).append(child)
-    found, todo = [], list(children.get(pid, []))
+    found, todo = [], children_of(pid)
     while todo:
         current = todo.pop()
         found.append(current)
-        todo.extend(children.get(current, []))
+        todo.extend(children_of(current))
     return found
+
+
+def real_uid(pid: int) -> int | None:
+    """The real uid of process ``pid`` (None once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as file:
+            return _status_number(file.read(), b"\nUid:")
+    except (OSError, ValueError):
+        return None
 
 
 def pid_alive(pid: int) -> bool:
@@ -363,6 +427,9 @@ def janitor(sandbox_uids: tuple[int, ...] = (65534,)) -> list[str]:
 
 
 def _kill_and_rmdir(path: Path, timeout: float = 5.0) -> None:
+    child = path / INTERPRETER
+    if child.is_dir():
+        _kill_and_rmdir(child, timeout)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

@@ -41,6 +41,8 @@ class Plan:
     """Extra effort of a road goal (no settlement spot open yet), in cards."""
     dev_effort: ClassVar[float] = 1.5
     """Extra effort of a development card goal, in cards."""
+    offer_skip: ClassVar[float] = 0.6
+    """Chance of letting a turn's domestic offer pass (some variety in the landmark)."""
 
     def __init__(self, obs: Observation) -> None:
         assert obs.seat is not None and obs.hand is not None and obs.dev_cards is not None
@@ -247,7 +249,9 @@ class Plan:
         cost = self.goal[1]
         lack = [max(0, c - h) for c, h in zip(cost, hand, strict=True)]
         spare = [max(0, h - c) for c, h in zip(cost, hand, strict=True)]
-        if sum(lack) != 1 or not any(spare) or obs.offers_made >= 2 or rng.random() < 0.6:
+        if sum(lack) != 1 or not any(spare) or obs.offers_made >= 2:
+            return None
+        if rng.random() < self.offer_skip:
             return None
         want = lack.index(1)
         give = max(range(5), key=lambda r: spare[r])

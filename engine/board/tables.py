@@ -28,6 +28,9 @@ class Board:
     """-1 (none), 0..4 (2:1 for that resource) or ``GENERIC_HARBOR`` (3:1)."""
     hexes_by_number: tuple[tuple[int, ...], ...]
     """Hexes carrying each dice sum 0..12."""
+    yields_by_number: tuple[tuple[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]], ...], ...]
+    """For each dice sum 0..12: (resource, ((hex, its intersections), ...)) per resource
+    produced, for the production step (the bank-shortage rule is per resource)."""
     desert: int
 
     # Aliases of the topology tables, kept here so the hot path does one attribute lookup.
@@ -79,12 +82,20 @@ def board_for(layout: BoardLayout) -> Board:
         if number:
             by_number[number].append(h)
     hex_resource = tuple(-1 if t.resource is None else int(t.resource) for t in layout.terrains)
+    yields = []
+    for hexes in by_number:
+        grouped: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        for h in hexes:
+            if hex_resource[h] >= 0:
+                grouped.setdefault(hex_resource[h], []).append((h, topo.hex_nodes[h]))
+        yields.append(tuple((r, tuple(group)) for r, group in sorted(grouped.items())))
     return Board(
         layout=layout,
         topology=topo,
         hex_resource=hex_resource,
         node_harbor=tuple(node_harbor),
         hexes_by_number=tuple(tuple(hs) for hs in by_number),
+        yields_by_number=tuple(yields),
         desert=layout.desert,
         hex_nodes=topo.hex_nodes,
         node_hexes=topo.node_hexes,

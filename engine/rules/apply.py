@@ -11,7 +11,19 @@ from typing import Any
 
 from engine import actions as A
 from engine.chance import draw_from, roll_dice
-from engine.phases import Phase, Termination
+from engine.phases import (
+    DISCARD,
+    GAME_OVER,
+    MAIN,
+    MOVE_ROBBER,
+    ROAD_BUILDING,
+    ROLL,
+    SETUP_ROAD,
+    SETUP_SETTLEMENT,
+    TRADE_CONFIRM,
+    TRADE_RESPONSE,
+    Termination,
+)
 from engine.rules.production import produce
 from engine.rules.roads import refresh_buildable, road_built
 from engine.rules.scoring import check_victory, update_largest_army, update_longest_road
@@ -31,7 +43,7 @@ def apply_action(s: GameState, action: A.Action, forced: object = None) -> objec
     outcome = _HANDLERS[type(action)](s, action, forced)
     s.steps.append((seat, action, outcome))
     cur = s.current
-    if s.public_vp[cur] + s.devs[cur][4] >= s.config.vp_to_win and s.phase is not Phase.GAME_OVER:
+    if s.public_vp[cur] + s.devs[cur][4] >= s.config.vp_to_win and s.phase is not GAME_OVER:
         check_victory(s)
     return outcome
 
@@ -48,19 +60,19 @@ def _pay(s: GameState, seat: int, cost: Bag) -> None:
 
 
 def place_road(s: GameState, seat: int, edge: int) -> None:
-    s.board_view = None
+    s.public_view = None
     s.edge_owner[edge] = seat
     s.roads_left[seat] -= 1
     s.road_edges[seat].append(edge)
     a, b = s.board.edge_nodes[edge]
     s.road_nodes[seat].update((a, b))
     road_built(s, seat, edge)
-    update_longest_road(s, (seat,))
+    update_longest_road(s, (seat,), edge)
 
 
 def place_settlement(s: GameState, seat: int, node: int) -> None:
     board = s.board
-    s.board_view = None
+    s.public_view = None
     s.node_owner[node] = seat
     s.node_kind[node] = 1
     s.blocked[node] += 1
@@ -80,11 +92,11 @@ def place_settlement(s: GameState, seat: int, node: int) -> None:
 def _next_turn(s: GameState) -> None:
     s.turn += 1
     if s.turn > s.config.max_turns:
-        s.phase = Phase.GAME_OVER
+        s.phase = GAME_OVER
         s.termination = Termination.TURN_LIMIT
         return
     s.current = s.decider = (s.current + 1) % s.n if s.turn > 1 else 0
-    s.phase = Phase.ROLL
+    s.phase = ROLL
     s.rolled = s.dev_played = s.built = False
     s.devs_new = [0] * 5
     s.offers_made = 0
@@ -95,7 +107,7 @@ def _next_turn(s: GameState) -> None:
 
 def _build_road(s: GameState, action: A.BuildRoad, forced: object) -> None:
     seat = s.current
-    if s.phase is Phase.SETUP_ROAD:
+    if s.phase is SETUP_ROAD:
         place_road(s, seat, action.edge)
         s.setup_index += 1
         n = s.n
@@ -104,9 +116,9 @@ def _build_road(s: GameState, action: A.BuildRoad, forced: object) -> None:
         else:
             i = s.setup_index
             s.current = s.decider = i if i < n else 2 * n - 1 - i
-            s.phase = Phase.SETUP_SETTLEMENT
+            s.phase = SETUP_SETTLEMENT
         return
-    if s.phase is Phase.ROAD_BUILDING:
+    if s.phase is ROAD_BUILDING:
         place_road(s, seat, action.edge)
         s.free_roads -= 1
         if not s.free_roads or not s.roads_left[seat] or not s.buildable[seat]:
@@ -120,7 +132,7 @@ def _build_road(s: GameState, action: A.BuildRoad, forced: object) -> None:
 
 def _build_settlement(s: GameState, action: A.BuildSettlement, forced: object) -> None:
     seat, node = s.current, action.node
-    if s.phase is Phase.SETUP_SETTLEMENT:
+    if s.phase is SETUP_SETTLEMENT:
         place_settlement(s, seat, node)
         s.setup_node = node
         if s.setup_index >= s.n:  # second settlement: its neighbouring hexes pay out
@@ -130,7 +142,7 @@ def _build_settlement(s: GameState, action: A.BuildSettlement, forced: object) -
                 if r >= 0 and bank[r]:
                     hand[r] += 1
                     bank[r] -= 1
-        s.phase = Phase.SETUP_ROAD
+        s.phase = SETUP_ROAD
         return
     _pay(s, seat, COST_SETTLEMENT)
     place_settlement(s, seat, node)
@@ -139,7 +151,7 @@ def _build_settlement(s: GameState, action: A.BuildSettlement, forced: object) -
 
 def place_city(s: GameState, seat: int, node: int) -> None:
     """Upgrade ``seat``'s settlement on ``node``; the settlement returns to the supply."""
-    s.board_view = None
+    s.public_view = None
     s.node_kind[node] = 2
     s.settlements_left[seat] += 1
     s.cities_left[seat] -= 1
@@ -157,6 +169,7 @@ def _buy_dev(s: GameState, action: A.BuyDevCard, forced: object) -> int:
     seat = s.current
     _pay(s, seat, COST_DEV_CARD)
     card = draw_from(s.chance.deck, s.deck, forced)
+    s.public_view = None
     s.deck[card] -= 1
     s.devs[seat][card] += 1
     s.devs_new[card] += 1
@@ -171,13 +184,13 @@ def _roll(s: GameState, action: A.RollDice, forced: object) -> tuple[int, int]:
     total = dice[0] + dice[1]
     if total != 7:
         produce(s, total)
-        s.phase = Phase.MAIN
+        s.phase = MAIN
         return dice
     limit = s.config.discard_limit
     for seat in range(s.n):
         size = sum(s.hands[seat])
         s.to_discard[seat] = size // 2 if size > limit else 0
-    s.resume_phase = Phase.MAIN
+    s.resume_phase = MAIN
     _next_discarder(s)
     return dice
 
@@ -186,10 +199,10 @@ def _next_discarder(s: GameState) -> None:
     for i in range(s.n):
         seat = (s.current + i) % s.n
         if s.to_discard[seat]:
-            s.phase = Phase.DISCARD
+            s.phase = DISCARD
             s.decider = seat
             return
-    s.phase = Phase.MOVE_ROBBER
+    s.phase = MOVE_ROBBER
     s.decider = s.current
 
 
@@ -216,6 +229,7 @@ def _move_robber(s: GameState, action: A.MoveRobber, forced: object) -> int | No
 
 
 def _play_card(s: GameState, card: int) -> None:
+    s.public_view = None
     s.devs[s.current][card] -= 1
     s.played_devs[card] += 1
     s.dev_played = True
@@ -227,13 +241,13 @@ def _knight(s: GameState, action: A.PlayKnight, forced: object) -> None:
     _play_card(s, 0)
     s.knights[seat] += 1
     update_largest_army(s, seat)
-    s.phase = Phase.MOVE_ROBBER
+    s.phase = MOVE_ROBBER
 
 
 def _road_building(s: GameState, action: A.PlayRoadBuilding, forced: object) -> None:
     _play_card(s, 1)
     s.free_roads = min(2, s.roads_left[s.current])
-    s.phase = Phase.ROAD_BUILDING
+    s.phase = ROAD_BUILDING
 
 
 def _year_of_plenty(s: GameState, action: A.PlayYearOfPlenty, forced: object) -> None:
@@ -267,7 +281,7 @@ def _propose(s: GameState, action: A.ProposeTrade, forced: object) -> None:
     s.offers_made += 1
     s.offer = (action.give, action.get)
     s.responses = [None] * s.n
-    s.phase = Phase.TRADE_RESPONSE
+    s.phase = TRADE_RESPONSE
     s.decider = (s.current + 1) % s.n
 
 
@@ -279,7 +293,7 @@ def _respond(s: GameState, answer: object) -> None:
         return
     s.decider = s.current
     if any(r is not None and r != "reject" for r in s.responses):
-        s.phase = Phase.TRADE_CONFIRM
+        s.phase = TRADE_CONFIRM
     else:
         _close_trade(s)
 
@@ -318,7 +332,7 @@ def _cancel(s: GameState, action: A.CancelTrade, forced: object) -> None:
 def _close_trade(s: GameState) -> None:
     s.offer = None
     s.responses = [None] * s.n
-    s.phase = Phase.MAIN
+    s.phase = MAIN
     s.decider = s.current
 
 

@@ -15,7 +15,7 @@ def rebuild_derived(s: GameState) -> None:
     """Rebuild distance-rule counts, road networks, buildable paths, maritime ratios and
     road lengths from ``node_owner``, ``node_kind`` and ``edge_owner``."""
     board = s.board
-    s.board_view = None
+    s.public_view = None
     s.blocked = [0] * board.num_nodes
     for node, owner in enumerate(s.node_owner):
         if owner != -1:

@@ -20,7 +20,7 @@ LegalFn = Callable[[GameState], list[Action]]
 
 def legal_actions(s: GameState) -> list[Action]:
     """Every legal action for ``s.decider`` now (empty when the game is over)."""
-    return _BY_PHASE[s.phase](s)
+    return BY_PHASE[s.phase](s)
 
 
 def _setup_settlement(s: GameState) -> list[Action]:
@@ -58,7 +58,8 @@ def _dev_plays(s: GameState, out: list[Action]) -> None:
 
 def _roll(s: GameState) -> list[Action]:
     out: list[Action] = [A.ROLL]
-    _dev_plays(s, out)
+    if not s.dev_played:
+        _dev_plays(s, out)
     return out
 
 
@@ -70,7 +71,8 @@ def _discard(s: GameState) -> list[Action]:
 def robber_hexes(s: GameState) -> list[int]:
     """Hexes the robber may move to (friendly robber: none touching a weak opponent;
     if none is left, the desert, even if the robber is already there)."""
-    hexes = [h for h in range(s.board.num_hexes) if h != s.robber]
+    hexes = list(range(s.board.num_hexes))
+    del hexes[s.robber]
     if not s.config.friendly_robber:
         return hexes
     weak = _weak_opponents(s)
@@ -115,20 +117,27 @@ _SEATS_OF_MASK = tuple(tuple(p for p in range(8) if mask >> p & 1) for mask in r
 def _move_robber(s: GameState) -> list[Action]:
     robbable = _robbable(s)
     masks = [0] * s.board.num_hexes
-    node_hexes = s.board.node_hexes
-    for node, owner in enumerate(s.node_owner):
-        if owner >= 0 and robbable[owner]:
-            bit = 1 << owner
+    owner, node_hexes = s.node_owner, s.board.node_hexes
+    for node, seat in enumerate(owner):
+        if seat >= 0 and robbable[seat]:
+            bit = 1 << seat
             for h in node_hexes[node]:
                 masks[h] |= bit
     out: list[Action] = []
+    rows = A.ROBBER
     for h in robber_hexes(s):
-        row, mask = A.ROBBER[h], masks[h]
+        mask = masks[h]
         if mask:
-            out.extend(row[v + 1] for v in _SEATS_OF_MASK[mask])
+            row = rows[h]
+            for v in _VICTIM_COLUMNS[mask]:
+                out.append(row[v])
         else:
-            out.append(row[0])
+            out.append(rows[h][0])
     return out
+
+
+_VICTIM_COLUMNS = tuple(tuple(p + 1 for p in seats) for seats in _SEATS_OF_MASK)
+"""Columns of ``A.ROBBER[hex]`` robbing each seat of a seat mask."""
 
 
 def _main(s: GameState) -> list[Action]:
@@ -138,25 +147,31 @@ def _main(s: GameState) -> list[Action]:
     out: list[Action] = []
     if brick and lumber:
         if s.roads_left[p]:
-            roads = A.ROADS
-            out.extend(roads[e] for e in sorted(s.buildable[p]))
+            out.extend(map(A.ROADS.__getitem__, sorted(s.buildable[p])))
         if wool and grain and s.settlements_left[p]:
             owner, blocked, table = s.node_owner, s.blocked, A.SETTLEMENTS
-            out.extend(
-                table[v] for v in sorted(s.road_nodes[p]) if owner[v] == -1 and not blocked[v]
-            )
+            for v in sorted(s.road_nodes[p]):
+                if owner[v] == -1 and not blocked[v]:
+                    out.append(table[v])
     if grain >= 2 and ore >= 3 and s.cities_left[p]:
         owner, kind, cities = s.node_owner, s.node_kind, A.CITIES
-        out.extend(cities[v] for v in range(len(owner)) if owner[v] == p and kind[v] == 1)
+        v = -1
+        for _ in range(owner.count(p)):  # the seat's buildings, found in C
+            v = owner.index(p, v + 1)
+            if kind[v] == 1:
+                out.append(cities[v])
     if wool and grain and ore and any(s.deck):
         out.append(A.BUY_DEV)
-    _dev_plays(s, out)
+    if not s.dev_played:
+        _dev_plays(s, out)
     if can_trade_now(s):
         bank, ratios = s.bank, s.ratios[p]
         for g in range(5):
             if hand[g] >= ratios[g]:
                 row = A.MARITIME[g]
-                out.extend(row[t] for t in range(5) if t != g and bank[t])
+                for t in range(5):
+                    if t != g and bank[t]:
+                        out.append(row[t])
         if (
             s.config.domestic_trade
             and s.offers_made < s.config.max_trade_offers_per_turn
@@ -200,7 +215,7 @@ def _game_over(s: GameState) -> list[Action]:
     return []
 
 
-_BY_PHASE: dict[Phase, LegalFn] = {
+BY_PHASE: dict[Phase, LegalFn] = {
     Phase.SETUP_SETTLEMENT: _setup_settlement,
     Phase.SETUP_ROAD: _setup_road,
     Phase.ROLL: _roll,
@@ -212,3 +227,4 @@ _BY_PHASE: dict[Phase, LegalFn] = {
     Phase.TRADE_CONFIRM: _trade_confirm,
     Phase.GAME_OVER: _game_over,
 }
+"""The enumeration of each phase (``Game`` calls it directly: one frame fewer)."""

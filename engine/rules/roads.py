@@ -53,71 +53,77 @@ def refresh_buildable(s: GameState, nodes: Iterable[int]) -> None:
                 cache.discard(e)
 
 
-def longest_road(s: GameState, seat: int) -> int:
+def longest_road(s: GameState, seat: int, through: int | None = None) -> int:
     """Length of the seat's longest simple trail of roads (no path used twice). The trail
-    may end at, but not pass through, an intersection holding an opponent's building."""
+    may end at, but not pass through, an intersection holding an opponent's building.
+
+    With ``through`` (one of the seat's paths), only the piece of the network holding it
+    is searched: after that road was built, the seat's new length is the larger of its
+    old one and this (a trail not using the new road was there before)."""
     edges = s.road_edges[seat]
     if len(edges) < 2:
         return len(edges)
-    node_owner, edge_owner = s.node_owner, s.edge_owner
-    node_edges, edge_nodes = s.board.node_edges, s.board.edge_nodes
+    roots = s.road_nodes[seat] if through is None else s.board.edge_nodes[through]
+    links, starts, size = _network(s, seat, roots)
+    node_owner = s.node_owner
 
     def extend(node: int, used: int) -> int:
         owner = node_owner[node]
         if owner != -1 and owner != seat and used:
             return 0
         best = 0
-        for e in node_edges[node]:
-            bit = 1 << e
-            if edge_owner[e] == seat and not used & bit:
-                a, b = edge_nodes[e]
-                length = 1 + extend(b if a == node else a, used | bit)
+        for bit, other in links[node]:
+            if not used & bit:
+                length = 1 + extend(other, used | bit)
                 if length > best:
                     best = length
         return best
 
     best = 0
-    for node in _trail_starts(s, seat):
+    for node in starts:
         length = extend(node, 0)
         if length > best:
             best = length
-            if best == len(edges):
+            if best == size:
                 break
     return best
 
 
-def _trail_starts(s: GameState, seat: int) -> list[int]:
-    """Intersections where a longest trail can start: a maximal trail ends only where the
-    seat's road degree is not 2, or at an opponent's building, or (closed loop) anywhere on
-    a ring; so take those, plus one intersection of every ring with neither."""
+def _network(
+    s: GameState, seat: int, roots: Iterable[int]
+) -> tuple[dict[int, list[tuple[int, int]]], list[int], int]:
+    """The pieces of the seat's road network holding ``roots``: each intersection's links
+    (path bit, intersection across), the intersections where a longest trail can start,
+    and the number of paths. A maximal trail ends only where the seat's road degree is not
+    2, or at an opponent's building, or (closed loop) anywhere on a ring; so take those,
+    plus one intersection of every piece with neither (a ring)."""
     node_owner, edge_owner = s.node_owner, s.edge_owner
     node_edges, edge_nodes = s.board.node_edges, s.board.edge_nodes
-    nodes = s.road_nodes[seat]
-    starts = []
-    for node in nodes:
-        owner = node_owner[node]
-        degree = 0
-        for e in node_edges[node]:
-            if edge_owner[e] == seat:
-                degree += 1
-        if degree != 2 or (owner != -1 and owner != seat):
-            starts.append(node)
-    # Every connected piece of the network must contain a start.
-    reached: set[int] = set()
-    frontier = list(starts)
-    pending = sorted(nodes)
-    while True:
+    links: dict[int, list[tuple[int, int]]] = {}
+    starts: list[int] = []
+    ends = 0
+    for root in roots:
+        if root in links:
+            continue
+        found = False
+        frontier = [root]
         while frontier:
             node = frontier.pop()
-            if node in reached:
+            if node in links:
                 continue
-            reached.add(node)
+            mine = []
             for e in node_edges[node]:
                 if edge_owner[e] == seat:
                     a, b = edge_nodes[e]
-                    frontier.append(b if a == node else a)
-        missing = next((n for n in pending if n not in reached), None)
-        if missing is None:
-            return starts
-        starts.append(missing)
-        frontier.append(missing)
+                    other = b if a == node else a
+                    mine.append((1 << e, other))
+                    frontier.append(other)
+            links[node] = mine
+            ends += len(mine)
+            owner = node_owner[node]
+            if len(mine) != 2 or (owner != -1 and owner != seat):
+                starts.append(node)
+                found = True
+        if not found:
+            starts.append(root)
+    return links, starts, ends // 2

@@ -12,16 +12,22 @@ MIN_LONGEST_ROAD = 5
 MIN_LARGEST_ARMY = 3
 
 
-def update_longest_road(s: GameState, seats: Iterable[int]) -> None:
-    """Recompute the road lengths of ``seats`` and move the Longest Road card.
+def update_longest_road(s: GameState, seats: Iterable[int], built: int | None = None) -> None:
+    """Recompute the road lengths of ``seats`` and move the Longest Road card. With
+    ``built`` (a path the only seat just built a road on), only the piece of its network
+    holding that road is searched again.
 
     The holder keeps the card while no one is strictly longer (a tie keeps it, even after
     a break). If the holder is no longer longest, the card goes to the single longest
     player with 5+ roads, or is set aside when that is a tie or nobody has 5.
     """
+    s.public_view = None
     lengths = s.road_len
     for seat in seats:
-        lengths[seat] = longest_road(s, seat)
+        if built is None:
+            lengths[seat] = longest_road(s, seat)
+        else:
+            lengths[seat] = max(lengths[seat], longest_road(s, seat, built))
     holder = s.longest_road
     best = max(lengths)
     if holder != -1 and lengths[holder] >= MIN_LONGEST_ROAD and lengths[holder] == best:
@@ -40,6 +46,7 @@ def update_longest_road(s: GameState, seats: Iterable[int]) -> None:
 def update_largest_army(s: GameState, seat: int) -> None:
     """After ``seat`` played a knight: take the card with 3+ knights, strictly more than
     the holder."""
+    s.public_view = None
     holder = s.largest_army
     if holder == seat or s.knights[seat] < MIN_LARGEST_ARMY:
         return

@@ -180,3 +180,43 @@ def test_import_failures_are_reported_at_the_first_message(tmp_path: Path) -> No
     assert "exactly one Player subclass, found 2" in load_error["message"]
     session = BotSession(None, load_error)
     assert session.handle(start_for(Game.new(CONFIG, 1), 0)) == load_error
+
+
+# --- the usual action reply, read without the JSON parser ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"type":"action","action":7,"seq":0}\n',
+        b'{"type":"action","action":0,"seq":4294967295}\n',
+    ],
+)
+def test_the_usual_reply_is_read_as_the_json_parser_reads_it(line: bytes) -> None:
+    from bots import protocol
+
+    assert protocol._usual_action(line) is not None  # control: the fast path takes it
+    assert protocol.parse_child_message(line) == protocol.check_message(
+        protocol.decode(line), protocol._CHILD_FIELDS, "bot"
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"type":"action","action":07,"seq":1}\n',  # a leading zero: not JSON
+        b'{"type":"action","action":-1,"seq":1}\n',
+        b'{"type":"action","action":1.0,"seq":1}\n',
+        b'{"type":"action","action":1e3,"seq":1}\n',
+        b'{"type":"action","action":1,"seq":1,"seq":2}\n',  # a key given twice
+        b'{"type":"action","action":1,"seq":1,"x":2}\n',
+        b'{"type":"action","action":1234567890123456789,"seq":1}\n',
+        b'{"type":"action","action":\xd9\xa1,"seq":1}\n',  # a non-ASCII digit
+        b'{"type":"action","action":,"seq":1}\n',
+        b'{"type":"action","action":1,"seq":1} \n',
+    ],
+)
+def test_any_other_reply_takes_the_full_parser(line: bytes) -> None:
+    from bots import protocol
+
+    assert protocol._usual_action(line) is None

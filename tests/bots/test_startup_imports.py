@@ -1,5 +1,6 @@
 """Every bot process imports ``bots.runtime`` and pyseccomp before the bot: keep them free
-of slow imports (networkx, subprocess via ctypes.util, pathlib) so a bot starts fast."""
+of slow imports (networkx, subprocess via ctypes.util, pathlib, the rules engine's game
+and rules: a bot reads observations) so a bot starts fast."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-AVOIDED = ("networkx", "subprocess", "shutil", "pathlib", "urllib.parse", "ctypes.util")
+AVOIDED = (
+    *("networkx", "subprocess", "shutil", "pathlib", "urllib.parse", "ctypes.util"),
+    *("engine.game", "engine.rules"),
+)
 CHILD = """
 import ctypes, json, sys
 sys.path[:0] = sys.argv[1:3]

@@ -125,9 +125,34 @@ def test_idle_versions_are_seated_before_busy_ones() -> None:
 
 
 def test_a_version_never_exceeds_its_busy_limit() -> None:
-    candidates = [Candidate(version=i, author=i, games=0, mu=25.0, busy=i % 3) for i in range(9)]
+    candidates = [Candidate(version=i, author=i, games=1, mu=25.0, busy=i % 3) for i in range(9)]
     for seed in range(20):
         tables = plan_tables(candidates, tables=10, max_busy=2, rng=random.Random(seed))
         seated = Counter(v for t in tables for v in t)
         assert all(candidates[v].busy + n <= 2 for v, n in seated.items())
         assert 2 not in seated and 5 not in seated and 8 not in seated
+
+
+def test_a_newcomer_is_seated_even_when_everyone_else_is_at_the_busy_limit() -> None:
+    """Three house bots each in two tables (the limit), an upload made active: its first
+    table is planned now, not after a table ends; idle opponents are still preferred, and
+    no one goes more than one table over the limit."""
+    house = [Candidate(version=i, author=i, games=30, mu=25.0, busy=2) for i in range(3)]
+    newcomer = Candidate(version=9, author=9, games=0, mu=25.0)
+    for seed in range(10):
+        tables = plan_tables([*house, newcomer], tables=2, max_busy=2, rng=random.Random(seed))
+        assert [sorted(t) for t in tables] == [[0, 1, 2, 9]]  # then nobody else is free
+    idle = Candidate(version=5, author=5, games=30, mu=25.0)
+    tables = plan_tables([*house, idle, newcomer], tables=1, max_busy=2, rng=random.Random(0))
+    assert {5, 9} <= set(tables[0])
+
+
+def test_a_placed_version_waits_while_everyone_else_is_at_the_busy_limit() -> None:
+    """The control: the same field with a version that has played (or has a table in
+    flight) plans nothing."""
+    house = [Candidate(version=i, author=i, games=30, mu=25.0, busy=2) for i in range(3)]
+    for placed in (
+        Candidate(version=9, author=9, games=1, mu=25.0),
+        Candidate(version=9, author=9, games=0, mu=25.0, busy=1),
+    ):
+        assert plan_tables([*house, placed], tables=2, max_busy=2, rng=random.Random(0)) == []

@@ -92,3 +92,10 @@ def test_new_seed_has_128_bits_of_entropy() -> None:
     seeds = {new_seed() for _ in range(100)}
     assert len(seeds) == 100
     assert all(len(s) == 32 and int(s, 16) >= 0 for s in seeds)
+
+
+def test_dice_draw_as_two_below_six() -> None:
+    stream, twin = GameChance.from_seed(5).dice, GameChance.from_seed(5).dice
+    for _ in range(40):  # several blocks: the refills fall between and inside pairs
+        assert stream.dice() == (twin.below(6) + 1, twin.below(6) + 1)
+        assert stream.position() == twin.position()

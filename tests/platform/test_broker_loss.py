@@ -19,7 +19,7 @@ from catan_arena.core.queues import MATCH_QUEUE
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import create_match, redispatch_lost_matches
 from catan_arena.submissions.models import BotVersion
-from tests.support.celery_worker import redis_url
+from tests.support.celery_worker import queue_keys, queued_tasks, redis_url
 from tests.support.records import FAST
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,9 +47,9 @@ def test_a_match_queued_before_the_broker_lost_its_data_is_queued_again(
     match = queued_long_ago(three_authors_bots, 10)
     broker_db.flushdb()  # the Redis restarted without its data: message and epoch key gone
     create_match(three_authors_bots, limits=FAST)  # queued since: the queue is not empty
-    assert broker_db.llen(MATCH_QUEUE) == 1
+    assert len(queued_tasks(broker_db, MATCH_QUEUE)) == 1
     assert redispatch_lost_matches() == [match.pk]
-    assert broker_db.llen(MATCH_QUEUE) == 2
+    assert len(queued_tasks(broker_db, MATCH_QUEUE)) == 2
     assert redispatch_lost_matches() == []  # queued again now: after the data began
 
 
@@ -60,9 +60,9 @@ def test_control_a_match_the_broker_still_holds_is_left_alone(
     assert since is not None and broker_db.exists(BROKER_EPOCH_KEY)
     broker_db.set(BROKER_EPOCH_KEY, repr((since - timedelta(hours=1)).timestamp()))
     queued_long_ago(three_authors_bots, 10)
-    assert broker_db.llen(MATCH_QUEUE) == 1  # its message is there
+    assert len(queued_tasks(broker_db, MATCH_QUEUE)) == 1  # its message is there
     assert redispatch_lost_matches() == []
-    assert broker_db.llen(MATCH_QUEUE) == 1
+    assert len(queued_tasks(broker_db, MATCH_QUEUE)) == 1
 
 
 def test_a_lost_message_the_epoch_did_not_see_is_found_by_the_queue_length(
@@ -71,5 +71,5 @@ def test_a_lost_message_the_epoch_did_not_see_is_found_by_the_queue_length(
     broker_data_since()
     broker_db.set(BROKER_EPOCH_KEY, repr((timezone.now() - timedelta(hours=1)).timestamp()))
     match = queued_long_ago(three_authors_bots, 10)
-    broker_db.delete(MATCH_QUEUE)  # only the queue lost (the last second of a crash)
+    broker_db.delete(*queue_keys(MATCH_QUEUE))  # only the queue lost (the last second of a crash)
     assert redispatch_lost_matches() == [match.pk]

@@ -15,6 +15,7 @@ from catan_arena.accounts.models import User
 from catan_arena.celery import app
 from catan_arena.core.queues import (
     FILL_LADDER_TASK,
+    MATCH_QUEUE,
     PLAY_TASK,
     RATE_TASK,
     VALIDATE_TASK,
@@ -32,7 +33,7 @@ from catan_arena.submissions.tasks import validate_version_task
 from catan_arena.tournaments.selectors import standings
 from catan_arena.tournaments.services import create_round_robin
 from tests.support.bots import VALID_BOT
-from tests.support.celery_worker import CeleryWorker, ratings_caught_up, wait_for
+from tests.support.celery_worker import CeleryWorker, queued_tasks, ratings_caught_up, wait_for
 from tests.support.records import FAST, active_bots
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
@@ -92,11 +93,10 @@ def test_a_match_delivered_three_times_counts_once(
     for _ in range(2):  # and twice more, while no worker runs
         app.send_task(PLAY_TASK, (match.pk,))
     broker = redis.Redis.from_url(server_mode["CELERY_BROKER_URL"])
-    queued = [json.loads(m)["headers"]["task"] for m in broker.lrange("celery", 0, -1)]
-    assert queued.count(PLAY_TASK) == 3
+    assert queued_tasks(broker, MATCH_QUEUE).count(PLAY_TASK) == 3
     workers.append(CeleryWorker(server_mode, concurrency=3))
     wait_for(lambda: status_of(match) == "finished", 120, "the match", workers[0])
-    wait_for(lambda: broker.llen("celery") == 0, 60, "the queue drained", workers[0])
+    wait_for(lambda: not queued_tasks(broker, MATCH_QUEUE), 60, "the queue drained", workers[0])
     wait_for(lambda: not broker.hlen("unacked"), 60, "every delivery acked", workers[0])
     wait_for(ratings_caught_up, 60, "the match rated", workers[0])
     match.refresh_from_db()

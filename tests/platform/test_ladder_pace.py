@@ -18,6 +18,7 @@ from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import matchmaker_matches, pace
 from catan_arena.ladder.services import fill_ladder
 from catan_arena.matches.models import Match
+from catan_arena.matches.selectors import next_queued_match
 from catan_arena.matches.services import run_match
 from catan_arena.ratings.models import Rating
 from catan_arena.submissions.models import BotVersion
@@ -157,9 +158,14 @@ def test_a_new_active_version_wakes_a_settled_ladder(
         pk=1, tables_in_flight=4, settled_games=5, background_interval_seconds=3600
     )
     settle(three_authors_bots, 50)
-    assert len(fill_ladder()) == 1 and fill_ladder() == []  # settled: one, then wait
+    routine = fill_ladder()
+    assert len(routine) == 1 and fill_ladder() == []  # settled: one, then wait
     newcomer = upload_version(author, "newcomer", "bot.py", VALID_BOT).version
     with django_capture_on_commit_callbacks(execute=True):
         assert validate_version(newcomer.pk) == "active"
     woken = matchmaker_matches().filter(seats__version=newcomer)
     assert woken.exists(), "the newcomer's activation did not wake the ladder"
+    # its placement game is played before the routine one queued earlier
+    assert routine[0].priority == Match.Priority.BACKGROUND
+    assert {m.priority for m in woken} == {Match.Priority.WAITED_FOR}
+    assert next_queued_match() == woken.order_by("id").first().pk

@@ -240,14 +240,24 @@ def run_scenario(cluster: Cluster, *, reaper: bool) -> dict[str, Any]:
     start_worker(cluster, "m2", extra)
     start_beat(cluster, extra)
 
+    held: list[Match] = []
+
     def ready_to_cut() -> bool:
-        on_m1 = Match.objects.filter(status="running", worker__startswith="m1:").exists()
-        return on_m1 and finished_on("m1") >= 1 and finished_on("m2") >= 1
+        """Both machines played; the match m1 holds, read last so that the cut follows
+        at once (a match of random bots lasts seconds: one read earlier, it could end
+        between the look and the cut)."""
+        if finished_on("m1") < 1 or finished_on("m2") < 1:
+            return False
+        running = Match.objects.filter(status="running", worker__startswith="m1:").first()
+        held[:] = [] if running is None else [running]
+        return running is not None
 
     cluster.wait(ready_to_cut, 120, "both machines to play and m1 to hold a match")
-    lost = Match.objects.get(status="running", worker__startswith="m1:")
-    cut_at = timezone.now()
     cluster.network.cut(cluster.network.machines["m1"])
+    cut_at = timezone.now()
+    lost = held[0]
+    lost.refresh_from_db()
+    assert lost.status == "running", f"match {lost.pk} ended in the instant before the cut"
     assert lost.deadline is not None
     budget = (lost.deadline - cut_at).total_seconds()
     report: dict[str, Any] = {

@@ -42,14 +42,17 @@ def version_status(data: Path, bot: str, number: int) -> str:
     return str(rows[0][0]) if rows else "missing"
 
 
-def ladder_games(data: Path, bot: str) -> int:
+def ladder_games(data: Path, bot: str, *statuses: str) -> int:
+    """The bot's ladder games in ``statuses`` (default: finished)."""
+    wanted = statuses or ("finished",)
     rows = query(
         data,
         "SELECT count(*) FROM matches_matchseat s JOIN matches_match m ON m.id = s.match_id"
         " JOIN submissions_botversion v ON v.id = s.version_id"
         " JOIN submissions_bot b ON b.id = v.bot_id"
-        " WHERE b.name = ? AND m.ladder AND m.status = 'finished'",
+        f" WHERE b.name = ? AND m.ladder AND m.status IN ({', '.join('?' * len(wanted))})",
         bot,
+        *wanted,
     )
     return int(rows[0][0])
 
@@ -107,8 +110,10 @@ def test_make_serve_runs_the_whole_platform(browser: Any, serve: ServeTree, tmp_
     assert time.monotonic() - sent < VALIDATED_WITHIN, "rejected too late"
     assert "SyntaxError" in page.inner_text("#version-1 pre")  # a rejection shows its report
 
-    # the ladder: the house bots are on it from the start; the new bot joins at once
-    wait_for(lambda: ladder_games(serve.data, "wanderer") > 0, 60, "ladder games", serve)
+    # the ladder: the house bots are on it from the start; the new bot is seated at once
+    # and its first table played next (a newcomer's table is waited for), within a minute
+    playing = ("running", "finished")
+    wait_for(lambda: ladder_games(serve.data, "wanderer", *playing) > 0, 60, "a ladder game", serve)
 
     # a tournament created and started on the site
     page.goto(f"{serve.url}/tournaments/new/")
@@ -130,6 +135,8 @@ def test_make_serve_runs_the_whole_platform(browser: Any, serve: ServeTree, tmp_
     standings = page.inner_text("#standings")
     assert all(name in standings for name in ("wanderer", "random", "heuristic"))
     page.screenshot(path=str(SHOTS / "serve-tournament-desktop.png"), full_page=True)
+
+    wait_for(lambda: ladder_games(serve.data, "wanderer") > 0, 120, "a ladder game's end", serve)
 
     # the author's command line against the same process tree
     config = tmp_path / "config"

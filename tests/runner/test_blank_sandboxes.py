@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena_runner import BotRunner, FaultKind, play_match, resolve_policy
+from arena_runner.pipes import wait_readable
 from bots.protocol import start_message
 from bots.registry import resolve_bot
 from bots.runtime import BotSession
@@ -25,9 +26,10 @@ def test_drivers_take_blank_sandboxes_and_the_pool_is_refilled(tmp_path: Path) -
         first = runner.driver(resolve_bot("random"))
         second = runner.driver(resolve_bot("heuristic"))
         bad = runner.driver(broken)
+        runner.settle()
         assert [first.pid, second.pid] == blanks  # the oldest blanks, in order
-        assert bad.pid not in blanks and len(runner._blanks) == 2  # replacements started
-        started = [first.pid, second.pid, bad.pid, *(b.pid for b in runner._blanks)]
+        assert bad.pid not in blanks and runner._blanks == []  # none started during the game
+        started = [first.pid, second.pid, bad.pid]
         result = play_match(CONFIG, 7, [first, second, bad])
         assert result.voided is None and result.replay.result is not None
         assert [s.name for s in (first, second)] == ["random", "heuristic"]
@@ -35,6 +37,12 @@ def test_drivers_take_blank_sandboxes_and_the_pool_is_refilled(tmp_path: Path) -
         assert [f.kind for f in result.faults[2]] == [FaultKind.ERROR]  # as when spawned for it
         assert "missing dependency" in result.faults[2][0].message
         assert result.stats[0].decisions > 0 and result.stats[1].decisions > 0
+        runner.release_all([first, second, bad])  # the game is over: replacements start
+        runner.settle()
+        assert len(runner._blanks) == 2
+        started += [b.pid for b in runner._blanks]
+        again = runner.driver(resolve_bot("random"))
+        assert again.pid == started[3]
     assert all(pid is not None and pid_gone(pid) for pid in started)
 
 
@@ -48,3 +56,27 @@ def test_a_blank_runtime_refuses_a_start_that_names_no_bot() -> None:
         0, CONFIG.to_dict(), game.layout.to_dict(), 1, observation, str(resolve_bot("random"))
     )
     assert BotSession(None, None).handle(named)["type"] == "ready"
+
+
+def test_a_driver_waits_for_a_blank_being_started_rather_than_starting_another() -> None:
+    with BotRunner(resolve_policy(), warm=1) as runner:
+        taken = runner.driver(resolve_bot("random"))
+        runner.release(taken)  # its replacement is being started now
+        assert runner._pending and runner._blanks == []
+        replacement = runner._pending[0]
+        driver = runner.driver(resolve_bot("random"))
+        assert replacement.done() and runner._blanks == []
+        assert driver.pid is not None and driver.pid != taken.pid
+        assert len(runner.drivers) == 1
+
+
+def test_settle_waits_until_the_blank_sandboxes_have_booted() -> None:
+    """Ready means booted (runtime imported, jail reported), not just spawned: a blank
+    still starting up would start on the next game's clock."""
+    with BotRunner(resolve_policy(), warm=2) as runner:
+        outputs = [blank.popen.stdout for blank in runner._blanks]
+        fds = [out.fileno() for out in outputs if out is not None]
+        just_spawned = [wait_readable(fd, 0) for fd in fds]
+        runner.settle()
+        assert len(fds) == 2 and all(wait_readable(fd, 0) for fd in fds)
+        assert not all(just_spawned)  # control: spawning alone did not boot them

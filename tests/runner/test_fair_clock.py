@@ -38,8 +38,14 @@ def _scripted(driver: SubprocessDriver, monkeypatch: pytest.MonkeyPatch) -> Call
     proc = driver.process
     assert proc is not None
     extra = [0.0]
-    real_cpu = proc.cpu
+    real_cpu, real_schedstat = proc.cpu, proc.schedstat
+
+    def schedstat() -> tuple[float, float]:
+        ran, waited = real_schedstat()
+        return ran + extra[0], waited
+
     monkeypatch.setattr(proc, "cpu", lambda: real_cpu() + extra[0])
+    monkeypatch.setattr(proc, "schedstat", schedstat)
 
     def burn() -> None:
         extra[0] += BURST

@@ -4,6 +4,7 @@ talks to the suite's own Redis and to the test's PostgreSQL database."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 import redis
+from kombu.transport.redis import PRIORITY_STEPS, Channel
 
 from tests.support.services import suite_services
 
@@ -95,6 +97,20 @@ class CeleryWorker:
 
 class HasOutput(Protocol):
     def output(self) -> str: ...
+
+
+def queue_keys(queue: str) -> list[str]:
+    """The Redis lists the transport keeps for ``queue``, one per priority step
+    (``queue``, then ``queue<sep>3`` ...), highest priority first."""
+    return [f"{queue}{Channel.sep}{step}" if step else queue for step in PRIORITY_STEPS]
+
+
+def queued_tasks(broker: redis.Redis, queue: str) -> list[str]:
+    """The task names waiting in ``queue``, over every priority list, highest first."""
+    names: list[str] = []
+    for key in queue_keys(queue):
+        names += [json.loads(m)["headers"]["task"] for m in broker.lrange(key, 0, -1)]
+    return names
 
 
 def wait_for(condition: object, seconds: float, what: str, worker: HasOutput) -> None:

@@ -424,7 +424,17 @@ def check_invariants(game: Game | GameState) -> None:
     _check_board(s, tally, facts)
     _check_points_and_cards(s, facts, tally)
     _check_phase(s)
+    _check_public_view(s)
     assert len(s.hands) == n and len(s.devs) == n, "per-seat lists have the wrong length"
+
+
+def _check_public_view(s: GameState) -> None:
+    """The cached public view is what the state holds now. The check leaves a fresh view
+    cached, so the next check (after more steps) sees whether every change dropped it."""
+    cached = s.public_view
+    s.public_view = None
+    fresh = s.view_of_public()
+    assert cached is None or cached == fresh, f"stale public view: {cached} != {fresh}"
 
 
 def _check_cards(s: GameState) -> None:

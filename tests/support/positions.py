@@ -144,8 +144,9 @@ def new_game(
 
 
 def refresh(game: Game) -> None:
-    """Forget the cached legal actions after editing the state directly."""
+    """Forget the cached legal actions and public view after editing the state directly."""
     game._legal = None
+    game.state.public_view = None
 
 
 def set_turn(game: Game, seat: int, phase: Phase = Phase.MAIN) -> None:

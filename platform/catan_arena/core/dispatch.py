@@ -87,8 +87,9 @@ def on_commit_fill_ladder() -> bool:
     return on_commit_quick(FILL_LADDER_TASK)
 
 
-def on_commit_play(match_id: int, budget: float) -> None:
-    """Queue a match (server mode), with soft and hard time limits from its budget."""
+def on_commit_play(match_id: int, budget: float, priority: int) -> None:
+    """Queue a match (server mode) at ``priority`` (one of ``core.queues``' ``MATCH_*``
+    levels), with soft and hard time limits from its budget."""
     if settings.EMBEDDED:
         return
     from catan_arena.celery import app
@@ -96,7 +97,12 @@ def on_commit_play(match_id: int, budget: float) -> None:
     soft, hard = task_limits(budget)
     transaction.on_commit(
         lambda: app.send_task(
-            PLAY_TASK, (match_id,), queue=MATCH_QUEUE, soft_time_limit=soft, time_limit=hard
+            PLAY_TASK,
+            (match_id,),
+            queue=MATCH_QUEUE,
+            priority=priority,
+            soft_time_limit=soft,
+            time_limit=hard,
         )
     )
 

@@ -10,6 +10,14 @@ VALIDATION_QUEUE = "validation"
 """The quick work that must not wait behind matches: uploads' validations, the ladder's
 ratings and top-ups, the pages' caches; ``celery -A catan_arena worker -Q validation``
 reserves a worker."""
+MATCH_PERSON = 0
+"""The priority of a person's game: someone sits at the table in a browser. Taken first
+(lower first, as Celery's Redis transport orders its priority steps 0, 3, 6, 9)."""
+MATCH_WAITED_FOR = 3
+"""The priority of a match someone waits for: a tournament's, an A/B test's, and a
+ladder table seating a newcomer (its first games are what its author watches for)."""
+MATCH_BACKGROUND = 9
+"""The priority of the ladder's routine matches among placed versions."""
 ALL_QUEUES = f"{MATCH_QUEUE},{VALIDATION_QUEUE}"
 """What an ordinary worker consumes (``-Q``): matches, and validations when it is free."""
 

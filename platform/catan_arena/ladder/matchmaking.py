@@ -12,7 +12,10 @@ Each tick fills up to ``tables`` new tables from the candidates (the playing ver
 
 A version sits in at most ``max_busy`` tables at a time (counting those planned in the
 same call); idle versions are always preferred, so a version sits at a second table only
-when the field is too small to fill the tables otherwise (six bots, two workers).
+when the field is too small to fill the tables otherwise (six bots, two workers). A
+newcomer (no games, none in flight) waits for nobody: its first table may seat
+opponents one table over that limit (a small field's versions are all busy most of the
+time, and its author is watching for its first game).
 """
 
 from __future__ import annotations
@@ -57,6 +60,10 @@ def plan_tables(
     while len(planned) < tables:
         free = [c for c in pool if busy[c.version] < max_busy]
         free.sort(key=lambda c: (busy[c.version], c.games + busy[c.version]))
+        if free and is_newcomer(free[0], busy[free[0].version]):
+            anchor = free[0]
+            over = [c for c in pool if c is not anchor and busy[c.version] <= max_busy]
+            free = [anchor, *over]
         table = _table_around(free, table_size, busy)
         if table is None:
             break
@@ -64,6 +71,16 @@ def plan_tables(
             busy[member.version] += 1
         planned.append([c.version for c in _deal_seats(table, rng)])
     return planned
+
+
+def is_placing(candidate: Candidate) -> bool:
+    """No ladder game played yet: its first tables are what its author waits for."""
+    return candidate.games == 0
+
+
+def is_newcomer(candidate: Candidate, busy: int) -> bool:
+    """Placing, and none of its tables in flight (``busy``: its tables so far)."""
+    return is_placing(candidate) and busy == 0
 
 
 def _table_around(

@@ -16,7 +16,7 @@ from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
 from catan_arena.core import dispatch
 from catan_arena.core.errors import Forbidden
-from catan_arena.ladder.matchmaking import plan_tables
+from catan_arena.ladder.matchmaking import is_placing, plan_tables
 from catan_arena.ladder.models import LadderSettings
 from catan_arena.ladder.selectors import candidates, matchmaker_in_flight, pace
 from catan_arena.matches.models import Match
@@ -61,12 +61,14 @@ def fill_ladder(rng: random.Random | None = None, *, full_speed: bool = False) -
         )
         versions = BotVersion.objects.in_bulk([v for table in tables for v in table])
         limits = MatchLimits(ladder.decision_seconds, ladder.time_bank_seconds)
+        placing = {c.version for c in field if is_placing(c)}
         return [
             create_match(
                 [versions[v] for v in table],
                 rules=RulesConfig(players=len(table)),
                 limits=limits,
                 ladder=True,
+                priority=Match.Priority.WAITED_FOR if placing & set(table) else None,
             )
             for table in tables
         ]

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from catan_arena.core.queues import MATCH_BACKGROUND, MATCH_PERSON, MATCH_WAITED_FOR
 from catan_arena.submissions.models import BotVersion
 
 
@@ -23,6 +24,11 @@ class Match(models.Model):
         FAILED = "failed"
         VOID = "void"
 
+    class Priority(models.IntegerChoices):
+        PERSON = MATCH_PERSON, "a person plays in it"
+        WAITED_FOR = MATCH_WAITED_FOR, "someone waits for it"
+        BACKGROUND = MATCH_BACKGROUND, "the ladder's routine"
+
     IN_FLIGHT = (Status.QUEUED, Status.RUNNING)
     """Still to be played (queued or running): the one definition of "in flight"."""
     DONE = (Status.FINISHED, Status.FAILED, Status.VOID)
@@ -37,6 +43,11 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     queued_at = models.DateTimeField(
         null=True, blank=True, default=timezone.now, help_text="When it was last queued."
+    )
+    priority = models.PositiveSmallIntegerField(
+        choices=Priority.choices,
+        default=Priority.WAITED_FOR,
+        help_text="Queued matches are played lowest first, then oldest first.",
     )
     attempts = models.PositiveSmallIntegerField(default=0)
     max_attempts = models.PositiveSmallIntegerField(default=3)
@@ -88,6 +99,7 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         indexes = [
             models.Index(fields=["status", "deadline"], name="match_status_deadline"),
+            models.Index(fields=["status", "priority", "id"], name="match_next_queued"),
             models.Index(fields=["ladder", "rating_done", "id"], name="match_ladder_pending"),
             models.Index(fields=["created_at"], name="match_created"),
             models.Index(fields=["status", "-finished_at"], name="match_status_finished"),

@@ -172,10 +172,12 @@ def public_replay(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def next_queued_match() -> int | None:
-    """The oldest queued match (the embedded default's workers take them in order)."""
+    """The next queued match for the embedded default's workers: the lowest
+    :class:`.Match.Priority` first (a person's game, then those someone waits for, then
+    the ladder's routine), then the oldest."""
     pk: int | None = (
         Match.objects.filter(status=Match.Status.QUEUED)
-        .order_by("id")
+        .order_by("priority", "id")
         .values_list("pk", flat=True)
         .first()
     )

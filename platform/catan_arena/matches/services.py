@@ -119,10 +119,13 @@ def create_match(
     seed: str | None = None,
     ab_test_id: int | None = None,
     person: PersonSetup | None = None,
+    priority: int | None = None,
 ) -> Match:
     """A queued match with ``versions[s]`` in seat ``s`` (queued to a worker on commit).
     The seed is fresh from :func:`engine.rng.new_seed` (128 bits) unless given. With
-    ``person``, that seat is a person's (its version is the autopilot's stand-in)."""
+    ``person``, that seat is a person's (its version is the autopilot's stand-in).
+    ``priority`` (:class:`.Match.Priority`): by default a person's game comes first, a
+    ladder match is the background's, every other someone waits for."""
     rules = rules or RulesConfig(players=len(versions))
     if rules.players != len(versions) or len(versions) not in PLAYER_COUNTS:
         raise ValueError(f"a match seats 3 or 4 versions; the rules say {rules.players}")
@@ -140,6 +143,7 @@ def create_match(
             round=round,
             ab_test_id=ab_test_id,
             person_id=None if person is None else person.user_id,
+            priority=_default_priority(ladder, person) if priority is None else priority,
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=s, version=v) for s, v in enumerate(versions)
@@ -151,8 +155,14 @@ def create_match(
                 decision_seconds=person.decision_seconds,
                 away_seconds=person.away_seconds,
             )
-        dispatch.on_commit_play(match.pk, budget_of(match))
+        dispatch.on_commit_play(match.pk, budget_of(match), match.priority)
     return match
+
+
+def _default_priority(ladder: bool, person: PersonSetup | None) -> int:
+    if person is not None:
+        return int(Match.Priority.PERSON)
+    return int(Match.Priority.BACKGROUND if ladder else Match.Priority.WAITED_FOR)
 
 
 def worker_name() -> str:
@@ -388,7 +398,7 @@ def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
     cutoff = now - timedelta(seconds=settings.REDISPATCH_SECONDS)
     waiting = list(
         Match.objects.filter(status=Status.QUEUED, queued_at__lt=cutoff).only(
-            "pk", "queued_at", "rules", "game_seconds", "person_id"
+            "pk", "queued_at", "rules", "game_seconds", "person_id", "priority"
         )
     )
     lost = dispatch.lost_by_broker([m.queued_at or cutoff for m in waiting], MATCH_QUEUE)
@@ -398,7 +408,7 @@ def redispatch_lost_matches(now: datetime | None = None) -> list[int]:
             continue
         with transaction.atomic():
             if Match.objects.filter(pk=match.pk, status=Status.QUEUED).update(queued_at=now):
-                dispatch.on_commit_play(match.pk, budget_of(match))
+                dispatch.on_commit_play(match.pk, budget_of(match), match.priority)
                 ids.append(match.pk)
     if ids:
         log.warning("re-queued %d matches the broker lost: %s", len(ids), ids[:20])
@@ -435,7 +445,7 @@ def _requeue(match: Match) -> None:
     match.live = None
     match.queued_at = timezone.now()
     match.save()
-    dispatch.on_commit_play(match.pk, budget_of(match))
+    dispatch.on_commit_play(match.pk, budget_of(match), match.priority)
 
 
 def _give_up(match: Match) -> None:
