@@ -3,7 +3,8 @@
 Layers, in order: rlimits, ``no_new_privs`` + non-dumpable, Landlock (filesystem, TCP,
 signal and abstract-socket scoping), seccomp (deny list on a default-allow filter).
 Each layer reports whether it was applied; ``require`` names the layers whose failure
-aborts (fail closed). Stdlib + ctypes + pyseccomp only: this runs inside the sandbox.
+aborts (fail closed). Stdlib + ctypes + pyseccomp only (and ``engine.valueclass``: the
+``bots`` package loads the engine first): this runs inside the sandbox.
 
 ``python -m bots.jail SCRIPT`` hardens from ``$CATAN_JAIL`` and then runs SCRIPT (a
 debugging and test entry point mirroring what ``bots.runtime`` does).
@@ -21,8 +22,9 @@ import time
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from engine.valueclass import value_class
 
 ENV_VAR = "CATAN_JAIL"
 LAYERS = ("rlimits", "no_new_privs", "landlock", "seccomp")
@@ -39,7 +41,7 @@ class JailError(RuntimeError):
     """A required hardening layer could not be applied."""
 
 
-@dataclass(frozen=True)
+@value_class(slots=False)
 class JailLimits:
     """The rlimits set in the child (the parent's ``Limits`` carries more)."""
 
@@ -50,17 +52,41 @@ class JailLimits:
     processes: int = 0
 
 
-@dataclass
 class JailReport:
-    """Which layers were applied, and why not where they were not."""
+    """Which layers were applied, and why not where they were not (a mutable record, as
+    ``@dataclass`` made it: init, repr, eq, unhashable)."""
 
-    applied: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(LAYERS, False))
-    errors: dict[str, str] = field(default_factory=dict)
-    landlock_abi: int = 0
-    elapsed_ms: float = 0.0
+    __match_args__ = ("applied", "errors", "landlock_abi", "elapsed_ms")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        applied: dict[str, bool] | None = None,
+        errors: dict[str, str] | None = None,
+        landlock_abi: int = 0,
+        elapsed_ms: float = 0.0,
+    ) -> None:
+        self.applied = dict.fromkeys(LAYERS, False) if applied is None else applied
+        self.errors: dict[str, str] = {} if errors is None else errors
+        self.landlock_abi = landlock_abi
+        self.elapsed_ms = elapsed_ms
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__match_args__)
+        return f"{type(self).__qualname__}({pairs})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "applied": dict(self.applied),
+            "errors": dict(self.errors),
+            "landlock_abi": self.landlock_abi,
+            "elapsed_ms": self.elapsed_ms,
+        }
 
 
 _libc = ctypes.CDLL(None, use_errno=True)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from engine.errors import ConfigError
+from engine.valueclass import field_names, value_class
 
 PLAYER_COUNTS = (3, 4)
 """The players a base game seats (5-6 need the extension)."""
@@ -24,7 +23,7 @@ class BoardSetup(StrEnum):
     """Shuffled terrain and harbors; number tokens random with no two red (6/8) adjacent."""
 
 
-@dataclass(frozen=True, slots=True)
+@value_class
 class RulesConfig:
     """Rule options. The defaults play the official 5th-edition base game."""
 
@@ -61,7 +60,7 @@ class RulesConfig:
             object.__setattr__(self, "board", BoardSetup(self.board))
 
     def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
+        data = {name: getattr(self, name) for name in field_names(self)}
         data["board"] = self.board.value
         return data
 
@@ -70,8 +69,7 @@ class RulesConfig:
         """Build from JSON; unknown keys or bad values raise :class:`ConfigError`."""
         if not isinstance(data, dict):
             raise ConfigError("rules configuration must be an object")
-        names = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = set(data) - set(names)
+        unknown = set(data) - set(field_names(cls))
         if unknown:
             raise ConfigError(f"unknown rules option(s): {', '.join(sorted(unknown))}")
         kwargs: dict[str, Any] = {}

@@ -9,7 +9,6 @@ and the victim; a bought development card only to its buyer.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, overload
 
 from engine import actions as A
@@ -19,9 +18,10 @@ from engine.config import RulesConfig
 from engine.phases import Phase
 from engine.state import GameState, Step
 from engine.types import DevCard, Resource
+from engine.valueclass import value_class
 
 
-@dataclass(frozen=True, slots=True)
+@value_class
 class Clock:
     """Thinking time for the current decision, set by the match runner (seconds).
 

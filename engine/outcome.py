@@ -3,13 +3,13 @@ importing the rules)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from engine.phases import Termination
+from engine.valueclass import value_class
 
 
-@dataclass(frozen=True, slots=True)
+@value_class
 class Outcome:
     """How a finished game ended. ``winner`` is None when the turn cap truncated it."""
 

@@ -6,7 +6,6 @@ A layout is a small immutable value (it goes into every replay). It is either th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.board.coords import land_hexes, rotate60
@@ -15,6 +14,7 @@ from engine.config import BoardSetup
 from engine.errors import ConfigError
 from engine.rng import ChanceStream
 from engine.types import Resource, Terrain
+from engine.valueclass import value_class
 
 H, F, P, A, M, D = (
     Terrain.HILLS,
@@ -55,7 +55,7 @@ _SPIRAL_FROM_TOP_LEFT: Final = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@value_class
 class BoardLayout:
     """Terrain, number token (0 for the desert) and harbor kind per site."""
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from engine.board.layouts import BoardLayout
 from engine.board.topology import Topology, standard_topology
+from engine.valueclass import value_class
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -16,7 +16,7 @@ GENERIC_HARBOR = 5
 """``node_harbor`` value of an intersection on a 3:1 harbor (2:1 harbors hold the resource)."""
 
 
-@dataclass(frozen=True, eq=False)
+@value_class(eq=False, slots=False)
 class Board:
     """A laid-out board: the annotated graph plus flat tables. Shared by all game copies."""
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass, fields
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.board.coords import Axial, Point, corners, land_hexes
+from engine.valueclass import field_names, value_class
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -56,7 +56,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True, eq=False)
+@value_class(eq=False, slots=False)
 class Topology:
     """Immutable board topology: adjacency tables derived from :attr:`graph`."""
 
@@ -105,7 +105,7 @@ class Topology:
 
     def tables(self) -> dict[str, Any]:
         """The tables as plain JSON data."""
-        return {f.name: _to_lists(getattr(self, f.name)) for f in fields(self)}
+        return {name: _to_lists(getattr(self, name)) for name in field_names(self)}
 
 
 def _to_lists(value: Any) -> Any:
@@ -215,7 +215,7 @@ def standard_topology() -> Topology:
     try:
         with open(_TABLES_PATH, encoding="utf-8") as file:
             data = json.load(file)
-        return Topology(**{f.name: _to_tuples(data[f.name]) for f in fields(Topology)})
+        return Topology(**{n: _to_tuples(data[n]) for n in field_names(Topology)})
     except (OSError, KeyError, ValueError, TypeError):
         return tables_from_graph(build_graph())
 

@@ -1,6 +1,7 @@
 """Every bot process imports ``bots.runtime`` and pyseccomp before the bot: keep them free
 of slow imports (networkx, subprocess via ctypes.util, pathlib, the rules engine's game
-and rules: a bot reads observations) so a bot starts fast."""
+and rules: a bot reads observations; dataclasses with inspect: ``engine.valueclass``)
+so a bot starts fast."""
 
 from __future__ import annotations
 
@@ -15,10 +16,17 @@ AVOIDED = (
     *("networkx", "subprocess", "shutil", "pathlib", "urllib.parse", "ctypes.util"),
     *("engine.game", "engine.rules"),
 )
+OWN_AVOIDED = ("dataclasses", "inspect")
+"""Never imported by the project's modules; orjson's own start-up still imports them."""
 CHILD = """
-import ctypes, json, sys
+import builtins, ctypes, json, sys
 sys.path[:0] = sys.argv[1:3]
 before = set(sys.modules)
+importers, real_import = {}, builtins.__import__
+def spy(name, globals=None, *args):
+    importers.setdefault(name, set()).add((globals or {}).get("__name__", "?"))
+    return real_import(name, globals, *args)
+builtins.__import__ = spy
 import bots.runtime
 from bots.jail import _fast_find_library
 from bots.registry import load_player_class
@@ -29,8 +37,10 @@ try:
     seccomp = pyseccomp._libseccomp_path
 except (ImportError, OSError) as exc:
     seccomp = repr(exc)
+builtins.__import__ = real_import
 print(json.dumps({
     "new": sorted(set(sys.modules) - before),
+    "importers": {name: sorted(by) for name, by in importers.items()},
     "seccomp": seccomp,
     "util_left": hasattr(ctypes, "util"),
 }))
@@ -45,6 +55,8 @@ def test_the_bot_runtime_imports_nothing_slow() -> None:
     report = json.loads(out.stdout)
     assert "bots.runtime" in report["new"] and "engine" in report["new"]
     assert [m for m in AVOIDED if m in report["new"]] == []
+    importers = [(m, by) for m in OWN_AVOIDED for by in report["importers"].get(m, [])]
+    assert [(m, by) for m, by in importers if by.partition(".")[0] in ("engine", "bots")] == []
     assert report["seccomp"] == "libseccomp.so.2" or "Error" in report["seccomp"]
     assert not report["util_left"]
 
