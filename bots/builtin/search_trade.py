@@ -122,8 +122,8 @@ def best_offer(
     samples: int = 8,
     rejected: Sequence[tuple[Bag, Bag]] = (),
 ) -> A.ProposeTrade | None:
-    """The offer with the best expected gain, if some opponent is likely to accept it
-    (``rejected``: offers everyone turned down since the hands last changed)."""
+    """The offer with the best expected gain (:func:`choose_offer`), if some opponent
+    may accept it (``rejected``: offers everyone turned down since the hands last changed)."""
     hand = obs.hand
     assert hand is not None
     if not missing(goal, hand) or not any(isinstance(a, A.ProposeTrade) for a in obs.legal_actions):
@@ -134,15 +134,26 @@ def best_offer(
     if not offers:
         return None
     worlds = sample_responders(obs, rng, samples, deadline, rejected=rejected)
-    best: A.ProposeTrade | None = None
+    fresh = [o for o in offers if (o[0], o[1]) not in rejected]
+    best = choose_offer(fresh, worlds)
+    return None if best is None else A.ProposeTrade(*best)
+
+
+def choose_offer(
+    offers: Sequence[tuple[Bag, Bag, float]], worlds: Sequence[Sequence[Responder]]
+) -> tuple[Bag, Bag] | None:
+    """The offer (give, get) with the best expected gain: its gain times the share of
+    ``worlds`` in which some responder accepts. Any chance is worth taking: a refusal
+    costs one of the turn's offers and nothing else (in-process against three
+    ``heuristic`` bots, dropping an earlier floor of a quarter of the worlds won 984 of
+    2,000 games against 929, the same games)."""
+    best: tuple[Bag, Bag] | None = None
     best_value = 0.0
     for give, get, gain in offers:
-        if (give, get) in rejected:
-            continue
         hits = sum(any(would_accept(r, give, get) for r in row) for row in worlds)
         value = gain * hits / len(worlds)
-        if hits * 4 >= len(worlds) and value > best_value:
-            best, best_value = A.ProposeTrade(give, get), value
+        if value > best_value:
+            best, best_value = (give, get), value
     return best
 
 

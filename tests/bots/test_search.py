@@ -191,3 +191,21 @@ def test_offers_ask_for_what_the_goal_lacks() -> None:
     assert would_accept(responder, (1, 0, 0, 0, 0), (0, 0, 0, 1, 1))
     assert not would_accept(responder, (1, 0, 0, 0, 0), (0, 0, 0, 3, 0))
     assert not would_accept(responder, (0, 0, 0, 0, 1), (0, 0, 0, 1, 0))
+
+
+def test_an_offer_is_made_on_any_chance_of_acceptance_the_best_expected_gain_first() -> None:
+    from bots.builtin.search_trade import Responder, choose_offer
+
+    wool_for_ore = ((0, 0, 1, 0, 0), (0, 0, 0, 0, 1), 2.0)
+    wool_for_grain = ((0, 0, 1, 0, 0), (0, 0, 0, 1, 0), 2.5)
+    takes_wool = Responder(1, (0, 0, 0, 2, 2), (0, 0, 1, 0, 0))  # gives ore or grain
+    has_no_grain = Responder(1, (0, 0, 0, 0, 2), (0, 0, 1, 0, 0))
+    refuses = Responder(1, (0, 0, 0, 2, 2), (1, 0, 0, 0, 0))
+    # accepted in one world of eight: still offered (a refusal costs nothing)
+    rare = [[takes_wool]] + [[refuses]] * 7
+    assert choose_offer([wool_for_ore], rare) == wool_for_ore[:2]
+    assert choose_offer([wool_for_ore], [[refuses]] * 8) is None  # control: never accepted
+    # gain x share: grain gains more but is accepted in 1 world of 4, ore in 4 of 4
+    worlds = [[takes_wool]] + [[has_no_grain]] * 3
+    assert choose_offer([wool_for_grain, wool_for_ore], worlds) == wool_for_ore[:2]
+    assert choose_offer([wool_for_grain, wool_for_ore], [[takes_wool]] * 4) == wool_for_grain[:2]
