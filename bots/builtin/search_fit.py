@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.heuristic_board import board_info, spot_value
 from bots.builtin.heuristic_plan import Plan
-from bots.builtin.search_setup import NAMES, ORDER, all_features
+from bots.builtin.search_setup import NAMES, ORDER, SYNERGY, all_features
 from engine import Game, Phase, RulesConfig
 from engine import actions as A
 
@@ -99,7 +99,7 @@ def fit_self_play(
 
 
 def main() -> None:
-    names = [*NAMES, *(f"order{k}" for k in range(1, ORDER + 1))]
+    names = [*NAMES, *SYNERGY, *(f"order{k}" for k in range(1, ORDER + 1))]
     fit_self_play(play, names, default_games=4000, jobs=2)
 
 
