@@ -41,6 +41,17 @@ they buy nothing measurable yet; without them and without the offers of
 :mod:`bots.builtin.search_trade` 157/400; without them and without the fitted set-up
 model 162/400: the offers and the set-up model carry the strength. Tried and not kept:
 set-up settlements compared by rollouts on a share of the bank (194/400 against 197).
+Then an offer made on any chance of acceptance (:func:`bots.builtin.search_trade.choose_offer`)
+and a set-up model that weighs production paying for a build together
+(:data:`bots.builtin.search_setup.SYNERGY`), each measured in-process first (+2.8 and
++2.6 points over 2,000 paired games): on the same two seed blocks 103 + 110 = 213/400
+(53.3%) against 197/400, and 93/200 = 46.5% [39.7-53.4] on fresh seeds (one 200-game
+run swings about ten points between seed blocks). Tried in-process and not kept: the
+bot's own second settlement chosen by the model inside the set-up playouts (-0.5
+points), offers of two cards for one (+0.1), ten set-up spots instead of twenty (+0.1),
+a robber that prefers rich victims (+0.3), a road goal's effort 1.5 or 3.5 (-2.8,
++1.1), a development card's 0.5 or 2.5 (-1.2, -6.4); 32 trade samples instead of 8
+(+1.2), and rollouts with 8 samples a candidate against none (+1.8 ± 5.6 over 400).
 """
 
 from __future__ import annotations
