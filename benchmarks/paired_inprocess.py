@@ -1,0 +1,101 @@
+"""Paired in-process comparison of bot variants against three ``heuristic`` bots.
+
+Each bot (a built-in name or a bot file; a variant file may patch a module constant of
+the bot it subclasses) plays the same seeds, in its seat ``seed % 4``, in this process's
+workers with no sandbox and no clock: a bot's ``clock`` and ``cpu_clock`` attributes,
+where it has them, are frozen and its ``max_samples`` set, so its games are reproducible
+and independent of the machine's load. Prints each bot's wins and, for every bot after
+the first, the paired difference in win rate with a 95% interval. A tuning tool: the
+figures that count are still the sandboxed ones of ``benchmarks/strength.py``.
+
+Usage: ``python benchmarks/paired_inprocess.py search my_variant.py --games 1000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bots.builtin.heuristic import HeuristicPlayer
+from bots.player import Player
+from bots.registry import load_player_class
+from engine import Game, RulesConfig
+
+_candidate: type[Player] | None = None
+_samples = 8
+
+
+def _load(spec: str, samples: int) -> None:
+    """Worker initializer: the candidate's class, loaded in the worker only (a variant
+    file's patches stay in that pool)."""
+    global _candidate, _samples
+    _candidate, _samples = load_player_class(spec), samples
+
+
+def _frozen() -> float:
+    return 0.0
+
+
+def play(seed: int) -> tuple[int, int, int]:
+    """One game: (seed, 1 if the candidate won, its points)."""
+    assert _candidate is not None
+    seat = seed % 4
+    players: list[Player] = [HeuristicPlayer(random.Random(seed * 7 + i)) for i in range(4)]
+    candidate = _candidate(random.Random(seed * 7 + seat))
+    for name in ("clock", "cpu_clock"):
+        if hasattr(candidate, name):
+            setattr(candidate, name, _frozen)
+    if hasattr(candidate, "max_samples"):
+        candidate.max_samples = _samples  # type: ignore[attr-defined]
+    players[seat] = candidate
+    game = Game.new(RulesConfig(), seed)
+    while not game.is_over:
+        decider = game.decider
+        game.apply(players[decider].act(game.observe(decider)))
+    outcome = game.outcome
+    assert outcome is not None
+    return seed, int(outcome.winner == seat), outcome.points[seat]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bots", nargs="+", help="the first is the baseline")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=500_000)
+    parser.add_argument("--samples", type=int, default=8, help="a bot's max_samples")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    seeds = range(args.seed, args.seed + args.games)
+    results: dict[str, list[tuple[int, int, int]]] = {}
+    for spec in args.bots:
+        started = time.perf_counter()
+        context = multiprocessing.get_context("fork")
+        with context.Pool(args.jobs, _load, (spec, args.samples)) as pool:
+            rows = sorted(pool.imap_unordered(play, seeds, chunksize=4))
+        results[spec] = rows
+        wins = sum(r[1] for r in rows)
+        points = sum(r[2] for r in rows) / len(rows)
+        print(
+            f"{spec}: {wins}/{len(rows)} = {wins / len(rows):.1%}, mean points {points:.2f} "
+            f"(seeds {args.seed}+, {time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+    base = args.bots[0]
+    for spec in args.bots[1:]:
+        diffs = [a[1] - b[1] for a, b in zip(results[spec], results[base], strict=True)]
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+        half = 1.96 * math.sqrt(var / len(diffs))
+        print(f"{spec} - {base}: {mean:+.3f} wins a game, 95% interval ±{half:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
