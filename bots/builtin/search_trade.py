@@ -130,12 +130,11 @@ def best_offer(
         return None
     if obs.visible_points[obs.current] >= obs.config.vp_to_win - 2:
         return None  # heuristic players refuse to trade with a near-winner
-    offers = candidate_offers(hand, goal)
+    offers = [o for o in candidate_offers(hand, goal) if (o[0], o[1]) not in rejected]
     if not offers:
-        return None
+        return None  # (no sampling for offers all turned down already)
     worlds = sample_responders(obs, rng, samples, deadline, rejected=rejected)
-    fresh = [o for o in offers if (o[0], o[1]) not in rejected]
-    best = choose_offer(fresh, worlds)
+    best = choose_offer(offers, worlds)
     return None if best is None else A.ProposeTrade(*best)
 
 
