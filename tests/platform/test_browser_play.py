@@ -9,6 +9,7 @@ good."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -22,14 +23,20 @@ from engine.types import Terrain
 from tests.support.browser import PASSWORD, SHOTS
 from tests.support.celery_worker import CeleryWorker, wait_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 AWAY = 30.0
 """Seconds unseen before the autopilot plays the rest (set when the game starts): far
 longer than the page's poll can lag on a loaded machine (at 8 s a CI run once lost a
 decision to the autopilot mid-play), short enough that the end waits little."""
 DECISIONS = 250
-"""The step limit: the person's decisions after the set-up (a build and a bank trade
-come far sooner: the person trades toward a road whenever the bank offers one)."""
+"""The step limit: the person's decisions after the set-up in one game (a build and a
+bank trade come far sooner: the person trades toward a road whenever the bank offers
+one)."""
+GAMES = 3
+"""Games at most: the bots win about 1 game in 27 before this person has both traded and
+built (11 of 300 seeds, the test's policy replayed in-process against the same bots), so
+such a game is followed by another: what was seen in it counts."""
+WANTED = {"rolled", "built", "traded"}
 
 
 def sign_up(browser: Any, url: str, name: str) -> Any:
@@ -239,6 +246,18 @@ def one_decision(page: Any, done: set[str], trades: list[int]) -> bool:
     return next_decision(page, step)
 
 
+def play_until_seen(page: Any, done: set[str]) -> bool:
+    """The person's decisions in one game until all of :data:`WANTED` is seen or the step
+    limit is reached (False), or the game is over (True)."""
+    trades = [0]
+    for _ in range(DECISIONS):
+        if done >= WANTED:
+            return False
+        if not one_decision(page, done, trades):
+            return True
+    return False
+
+
 def finished(match_id: int) -> bool:
     return Match.objects.get(pk=match_id).status in Match.DONE
 
@@ -251,18 +270,19 @@ def test_a_person_plays_against_bots_in_the_browser(
     settings.PERSON_AWAY_SECONDS = AWAY
     workers.append(CeleryWorker(server_mode, concurrency=1))
     page = sign_up(browser, live_server.url, "lin")
-    match_id = start_game(page, live_server.url)
-    set_up(page, match_id)
     done: set[str] = set()
-    trades = [0]
-    for _ in range(DECISIONS):
-        if {"rolled", "built", "traded"} <= done or not one_decision(page, done, trades):
+    for _ in range(GAMES):
+        match_id = start_game(page, live_server.url)
+        set_up(page, match_id)
+        if not play_until_seen(page, done) or done >= WANTED:
             break
+        # the game is over: the next starts once its match is finished
+        wait_for(partial(finished, match_id), 60, "the game lost finished", workers[0])
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "play.png"), full_page=True)
     # the person trades toward a road and builds once the board offers a build: each
     # checked on the next position shown (the hand, the pieces on the board)
-    assert {"rolled", "built", "traded"} <= done, done
+    assert done >= WANTED, done
     assert page.locator("#play-error").is_hidden()
     page.close()  # the person leaves: the autopilot finishes the game
     wait_for(lambda: finished(match_id), 300, "the game finished", workers[0])
