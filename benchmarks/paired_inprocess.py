@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.builtin.heuristic import HeuristicPlayer
+from bots.builtin.search_clock import make_reproducible
 from bots.player import Player
 from bots.registry import load_player_class
 from engine import Game, RulesConfig
@@ -39,21 +40,13 @@ def _load(spec: str, samples: int) -> None:
     _candidate, _samples = load_player_class(spec), samples
 
 
-def _frozen() -> float:
-    return 0.0
-
-
 def play(seed: int) -> tuple[int, int, int]:
     """One game: (seed, 1 if the candidate won, its points)."""
     assert _candidate is not None
     seat = seed % 4
     players: list[Player] = [HeuristicPlayer(random.Random(seed * 7 + i)) for i in range(4)]
     candidate = _candidate(random.Random(seed * 7 + seat))
-    for name in ("clock", "cpu_clock"):
-        if hasattr(candidate, name):
-            setattr(candidate, name, _frozen)
-    if hasattr(candidate, "max_samples"):
-        candidate.max_samples = _samples  # type: ignore[attr-defined]
+    make_reproducible(candidate, _samples)
     players[seat] = candidate
     game = Game.new(RulesConfig(), seed)
     while not game.is_over:

@@ -49,3 +49,18 @@ def think_budget(clock: Clock | None) -> Budget:
         spare = clock.game - RESERVE_PER_DECISION * ANSWERS_AHEAD
         wall = min(wall, spare / DECISIONS_AHEAD)
     return Budget(cpu, max(0.0, wall))
+
+
+def _frozen() -> float:
+    return 0.0
+
+
+def make_reproducible(player: object, samples: int) -> None:
+    """For in-process tuning: freeze ``player``'s ``clock`` and ``cpu_clock`` and cap
+    its ``max_samples`` (where it has them), so its games replay from the seed alone,
+    whatever the machine's load."""
+    for name in ("clock", "cpu_clock"):
+        if hasattr(player, name):
+            setattr(player, name, _frozen)
+    if hasattr(player, "max_samples"):
+        player.max_samples = samples

@@ -23,6 +23,8 @@ from pathlib import Path
 from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.heuristic_board import board_info, spot_value
 from bots.builtin.heuristic_plan import Plan
+from bots.builtin.search import SearchPlayer
+from bots.builtin.search_clock import make_reproducible
 from bots.builtin.search_setup import COEF, INTERCEPT, NAMES, ORDER, SYNERGY, all_features
 from bots.player import Player
 from engine import Game, Observation, Phase, RulesConfig
@@ -33,56 +35,47 @@ Row = tuple[list[float], int]
 
 def play(seed: int) -> list[Row]:
     """One explored self-play game: each seat's features and outcome (1 = won)."""
-    rng = random.Random(seed)
     players = [HeuristicPlayer(random.Random(seed * 7 + i)) for i in range(4)]
-    game = Game.new(RulesConfig(), seed + 1_000_000)
-    features: list[list[float]] | None = None
-    while not game.is_over:
-        seat = game.decider
-        obs = game.observe(seat)
-        explore = game.phase is Phase.SETUP_SETTLEMENT and rng.random() < 0.5
-        action = _explored(obs, rng) if explore else players[seat].act(obs)
-        game.apply_unchecked(action)
-        if features is None and game.phase is Phase.ROLL:
-            features = all_features(game.state)
-    outcome = game.outcome
-    if features is None or outcome is None or outcome.winner is None:
+    features, winner = explored_game(players, seed, seed + 1_000_000, lambda seat: True)
+    if features is None or winner is None:
         return []
-    return [(f, int(p == outcome.winner)) for p, f in enumerate(features)]
+    return [(f, int(p == winner)) for p, f in enumerate(features)]
 
 
 def play_search(seed: int) -> list[Row]:
     """One game of a ``search`` seat (seat ``seed % 4``) against three heuristics, half
     of its set-up settlements drawn among the heuristic's top six: its features and
     outcome (1 = won)."""
-    from bots.builtin.search import SearchPlayer
-
-    rng = random.Random(seed)
-    seat_of_search = seed % 4
+    me = seed % 4
     players: list[Player] = [HeuristicPlayer(random.Random(seed * 7 + i)) for i in range(4)]
-    search = SearchPlayer(random.Random(seed * 7 + seat_of_search))
-    search.clock = search.cpu_clock = _frozen
-    search.max_samples = 8
-    players[seat_of_search] = search
-    game = Game.new(RulesConfig(), seed + 3_000_000)
+    players[me] = SearchPlayer(random.Random(seed * 7 + me))
+    make_reproducible(players[me], 8)
+    features, winner = explored_game(players, seed, seed + 3_000_000, lambda seat: seat == me)
+    if features is None:
+        return []
+    return [(features[me], int(winner == me))]
+
+
+def explored_game(
+    players: Sequence[Player], seed: int, game_seed: int, explores: Callable[[int], bool]
+) -> tuple[list[list[float]] | None, int | None]:
+    """Play one game, half the set-up settlements of the seats ``explores`` names drawn
+    among the heuristic's top spots (``seed``: those draws): every seat's set-up
+    features (None if the game never left the set-up) and the winner."""
+    rng = random.Random(seed)
+    game = Game.new(RulesConfig(), game_seed)
     features: list[list[float]] | None = None
     while not game.is_over:
         seat = game.decider
         obs = game.observe(seat)
-        explore = seat == seat_of_search and game.phase is Phase.SETUP_SETTLEMENT
+        explore = explores(seat) and game.phase is Phase.SETUP_SETTLEMENT
         explore = explore and rng.random() < 0.5
         action = _explored(obs, rng) if explore else players[seat].act(obs)
         game.apply_unchecked(action)
         if features is None and game.phase is Phase.ROLL:
             features = all_features(game.state)
     outcome = game.outcome
-    if features is None or outcome is None:
-        return []
-    return [(features[seat_of_search], int(outcome.winner == seat_of_search))]
-
-
-def _frozen() -> float:
-    return 0.0
+    return features, None if outcome is None else outcome.winner
 
 
 def _explored(obs: Observation, rng: random.Random) -> A.Action:
@@ -134,12 +127,11 @@ def fit(
     intercept = w[0] - float((coef * mu).sum())
     if prior is not None:
         coef, intercept = coef + np.array(prior[0]), intercept + prior[1]
-    p = 1 / (1 + np.exp(-(offset + z @ w)))
-    ll = float((y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+    fitted = [float(c) for c in coef], float(intercept)
     base = float(y.mean())
     ll0 = base * np.log(base) + (1 - base) * np.log(1 - base)
-    print(f"rows {len(rows)}, log-loss {-ll:.4f} vs {-ll0:.4f} (constant)")
-    return [float(c) for c in coef], float(intercept)
+    print(f"rows {len(rows)}, log-loss {log_loss(rows, *fitted):.4f} vs {-ll0:.4f} (constant)")
+    return fitted
 
 
 def fit_self_play(
