@@ -1,6 +1,7 @@
 """PostgreSQL restarted while a real ``celery worker`` plays a ladder: every match
 finishes exactly once, each moved every seat's rating once, and the ratings equal the
-recompute. Serial: the run's one PostgreSQL (the suite's own, never the machine's) is
+recompute (compared once the ladder is paused and the matches its tick added are played
+and rated). Serial: the run's one PostgreSQL (the suite's own, never the machine's) is
 restarted, so nothing else may be running beside it (``make pytest`` runs the serial
 tests alone, after the others)."""
 
@@ -13,6 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.db import OperationalError, connection
 
+from catan_arena.ladder.models import LadderSettings
 from catan_arena.matches.models import Match
 from catan_arena.matches.services import create_match
 from catan_arena.ratings.models import Rating, RatingChange
@@ -54,6 +56,9 @@ def test_a_postgres_restart_loses_and_doubles_nothing(
     while when_reachable(lambda: mine.exclude(status="finished").count()):
         assert time.monotonic() < deadline, workers[0].output()[-6000:]
         time.sleep(0.5)
+    LadderSettings.objects.update_or_create(pk=LadderSettings.ROW, defaults={"paused": True})
+    in_flight = Match.objects.filter(status__in=("queued", "running"))
+    wait_for(lambda: not in_flight.exists(), 120, "the ladder's matches in flight", workers[0])
     wait_for(ratings_caught_up, 60, "the matches rated", workers[0])
     for match in mine:
         outcomes = [a["outcome"] for a in match.attempt_log]
