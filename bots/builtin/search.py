@@ -1,7 +1,10 @@
 """``search``: determinized Monte Carlo search over the ``heuristic`` policy's options,
 thinking as long as its clock allows.
 
-Every decision starts from the default policy's choice: the heuristic's rules with a
+Close to winning (three points or fewer short), each decision of its turn first looks
+for a line of its own builds, bank trades and card plays that wins this turn
+(:mod:`bots.builtin.search_finish`) and plays its first move. Otherwise every decision
+starts from the default policy's choice: the heuristic's rules with a
 retuned goal (:mod:`bots.builtin.search_policy`). When building, discarding, choosing a
 card's resources and moving the robber, that choice and its plausible alternatives
 (:mod:`bots.builtin.search_candidates`) are each played on sampled games consistent with
@@ -72,6 +75,8 @@ from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.heuristic_board import board_info, spot_value
 from bots.builtin.search_candidates import candidates
 from bots.builtin.search_clock import Budget, think_budget
+from bots.builtin.search_finish import PHASES as FINISHING
+from bots.builtin.search_finish import winning_move
 from bots.builtin.search_policy import SearchPlan, SearchPolicy
 from bots.builtin.search_rollout import choose
 from bots.builtin.search_setup import win_logits
@@ -83,6 +88,8 @@ from engine.determinize import determinize
 from engine.phases import Phase
 from engine.types import Bag
 
+FINISH_SHARE: Final = 0.3
+"""Share of a decision's time the look for a win this turn may take (when close to it)."""
 ROLLOUT_SHARE: Final = 0.8
 """Share of a main-phase decision's time given to rollouts (the rest: a domestic offer)."""
 HORIZONS: Final = ((0.15, 0), (1.5, 4), (math.inf, 8))
@@ -131,6 +138,11 @@ class SearchPlayer(Player):
             plan = SearchPlan(observation)
             confirms = [a for a in legal if isinstance(a, A.ConfirmTrade)]
             return pick_partner(observation, plan.goal[1], confirms)
+        if phase in FINISHING:
+            finish = self._deadline(start, cpu_start, budget, FINISH_SHARE)
+            winning = winning_move(observation, self.rng, finish)
+            if winning is not None:
+                return winning
         default = self.base.act(observation)
         samples = TRADE_SAMPLES if self.max_samples is None else self.max_samples
         if phase in (Phase.SETUP_SETTLEMENT, Phase.SETUP_ROAD):
