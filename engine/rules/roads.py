@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 
 from engine.state import GameState
+
+Links = dict[int, list[tuple[int, int]]]
+"""Each intersection's links along a seat's roads: (path bit, intersection across)."""
 
 
 def can_build_road_at(s: GameState, seat: int, edge: int) -> bool:
@@ -57,14 +61,27 @@ def longest_road(s: GameState, seat: int, through: int | None = None) -> int:
     """Length of the seat's longest simple trail of roads (no path used twice). The trail
     may end at, but not pass through, an intersection holding an opponent's building.
 
-    With ``through`` (one of the seat's paths), only the piece of the network holding it
-    is searched: after that road was built, the seat's new length is the larger of its
-    old one and this (a trail not using the new road was there before)."""
+    With ``through`` (the path of a road just built), only trails that may use that road
+    are searched: the seat's new length is the larger of its old one and this (a trail
+    not using the new road was there before). Those are the trails of its piece of the
+    network or, when the new road is a dead end (no other road of the seat at one of its
+    ends), only the trails starting at that end."""
     edges = s.road_edges[seat]
     if len(edges) < 2:
         return len(edges)
+    if through is not None:
+        links = _links(s, edges)
+        for end in s.board.edge_nodes[through]:
+            if len(links[end]) == 1:
+                return _longest_trail(s, seat, links, (end,), len(edges))
     roots = s.road_nodes[seat] if through is None else s.board.edge_nodes[through]
     links, starts, size = _network(s, seat, roots)
+    return _longest_trail(s, seat, links, starts, size)
+
+
+def _longest_trail(s: GameState, seat: int, links: Links, starts: Iterable[int], size: int) -> int:
+    """The longest trail starting at one of ``starts``: a depth-first search of every
+    trail, stopped early by a trail using all ``size`` paths."""
     node_owner = s.node_owner
 
     def extend(node: int, used: int) -> int:
@@ -89,9 +106,19 @@ def longest_road(s: GameState, seat: int, through: int | None = None) -> int:
     return best
 
 
-def _network(
-    s: GameState, seat: int, roots: Iterable[int]
-) -> tuple[dict[int, list[tuple[int, int]]], list[int], int]:
+def _links(s: GameState, edges: list[int]) -> Links:
+    """The :data:`Links` of the roads on ``edges`` (one seat's)."""
+    links: Links = defaultdict(list)
+    edge_nodes = s.board.edge_nodes
+    for e in edges:
+        a, b = edge_nodes[e]
+        bit = 1 << e
+        links[a].append((bit, b))
+        links[b].append((bit, a))
+    return links
+
+
+def _network(s: GameState, seat: int, roots: Iterable[int]) -> tuple[Links, list[int], int]:
     """The pieces of the seat's road network holding ``roots``: each intersection's links
     (path bit, intersection across), the intersections where a longest trail can start,
     and the number of paths. A maximal trail ends only where the seat's road degree is not
@@ -99,7 +126,7 @@ def _network(
     plus one intersection of every piece with neither (a ring)."""
     node_owner, edge_owner = s.node_owner, s.edge_owner
     node_edges, edge_nodes = s.board.node_edges, s.board.edge_nodes
-    links: dict[int, list[tuple[int, int]]] = {}
+    links: Links = {}
     starts: list[int] = []
     ends = 0
     for root in roots:
