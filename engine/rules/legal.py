@@ -111,9 +111,6 @@ def robber_victims(s: GameState, hex_: int, robbable: list[bool] | None = None) 
     return [p for p in range(s.n) if mask >> p & 1]
 
 
-_SEATS_OF_MASK = tuple(tuple(p for p in range(8) if mask >> p & 1) for mask in range(256))
-
-
 def _move_robber(s: GameState) -> list[Action]:
     robbable = _robbable(s)
     masks = [0] * s.board.num_hexes
@@ -124,20 +121,21 @@ def _move_robber(s: GameState) -> list[Action]:
             for h in node_hexes[node]:
                 masks[h] |= bit
     out: list[Action] = []
-    rows = A.ROBBER
+    choices = _ROBBER_CHOICES
     for h in robber_hexes(s):
-        mask = masks[h]
-        if mask:
-            row = rows[h]
-            for v in _VICTIM_COLUMNS[mask]:
-                out.append(row[v])
-        else:
-            out.append(rows[h][0])
+        out.extend(choices[h][masks[h]])
     return out
 
 
-_VICTIM_COLUMNS = tuple(tuple(p + 1 for p in seats) for seats in _SEATS_OF_MASK)
-"""Columns of ``A.ROBBER[hex]`` robbing each seat of a seat mask."""
+_ROBBER_CHOICES = tuple(
+    tuple(
+        tuple(row[p + 1] for p in range(A.MAX_SEATS) if mask >> p & 1) if mask else (row[0],)
+        for mask in range(1 << A.MAX_SEATS)
+    )
+    for row in A.ROBBER
+)
+"""``_ROBBER_CHOICES[hex][mask]``: the robber moves to ``hex`` robbing a seat of ``mask``
+(in seat order), or robbing nobody when ``mask`` is 0."""
 
 
 def _main(s: GameState) -> list[Action]:
