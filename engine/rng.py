@@ -135,6 +135,13 @@ class ChanceStream:
     def dice(self) -> tuple[int, int]:
         """Two dice, 1 to 6: the same draws as ``below(6) + 1`` twice, faster."""
         pos, words = self._pos, self._words
+        if pos == _WORDS:
+            words, pos = self._refill(), 0
+        if pos <= _WORDS - 2:  # both words in this block, and (all but always) accepted
+            first, second = words[pos], words[pos + 1]
+            if first < _DIE_LIMIT and second < _DIE_LIMIT:
+                self._pos = pos + 2
+                return (first % 6 + 1, second % 6 + 1)
         faces: list[int] = []
         while len(faces) < 2:
             if pos == _WORDS:
