@@ -140,8 +140,12 @@ class Game:
         if legal is None:
             s = self.state
             legal = self._legal = BY_PHASE[s.phase](s)
-        if action not in legal:
-            self.check(action)
+        for known in legal:  # legal actions are interned: identity first, == if need be
+            if known is action:
+                break
+        else:
+            if action not in legal:
+                self.check(action)
         self._legal = None
         return apply_action(self.state, action, None)
 
