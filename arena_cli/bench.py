@@ -51,6 +51,12 @@ def _compare_with_head(module: ModuleType, args: argparse.Namespace, console: An
 def run_bench(args: argparse.Namespace) -> int:
     console = table_console(stderr=args.json)
     results: dict[str, Any] = {}
+    module = _load_comparison()
+    if module is None:
+        console.print(f"[red]the comparison script is missing:[/] {COMPARISON_SCRIPT}")
+        return 2
+    if args.games is None:
+        args.games = module.DEFAULT_GAMES
 
     console.print(f"[bold]Engine:[/] {args.repeats} x {args.games} random 4-player games")
     rates, per_game, per_decision = [], [], []
@@ -90,21 +96,17 @@ def run_bench(args: argparse.Namespace) -> int:
     )
 
     if not args.no_catanatron:
-        module = _load_comparison()
-        if module is None:
-            console.print("[yellow]comparison script missing; skipped[/]")
+        try:
+            comparison = module.run_comparison(
+                args.games, args.repeats, log=lambda m: console.print(f"[dim]{m}[/]")
+            )
+        except module.BenchmarkError as exc:
+            console.print(f"[red]catanatron comparison failed:[/] {exc}")
+            results["catanatron"] = {"error": str(exc)}
         else:
-            try:
-                comparison = module.run_comparison(
-                    args.games, args.repeats, log=lambda m: console.print(f"[dim]{m}[/]")
-                )
-            except module.BenchmarkError as exc:
-                console.print(f"[red]catanatron comparison failed:[/] {exc}")
-                results["catanatron"] = {"error": str(exc)}
-            else:
-                module.print_table(comparison)
-                results["catanatron"] = comparison["summary"]
-            results["catanatron_head"] = _compare_with_head(module, args, console)
+            module.print_table(comparison)
+            results["catanatron"] = comparison["summary"]
+        results["catanatron_head"] = _compare_with_head(module, args, console)
     if args.json:
         print(json.dumps(results, sort_keys=True))
     return 0

@@ -146,7 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="engine speed, side by side with catanatron")
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--games", type=int, default=30, help="games per repeat")
+    bench.add_argument(
+        "--games", type=int, default=None, help="games per repeat (default: the comparison's, 200)"
+    )
     bench.add_argument("--repeats", type=int, default=5)
     bench.add_argument("--no-catanatron", action="store_true", help="skip the comparison")
     return parser

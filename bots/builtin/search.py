@@ -21,7 +21,18 @@ offers, counters and partners are chosen by sampling the opponents' hidden hands
 (consistent with offers they turned down) and predicting their answers
 (:mod:`bots.builtin.search_trade`).
 
-Measured against three ``heuristic`` bots (``benchmarks/strength.py``, sandboxed, fresh
+With the look for a win this turn (:mod:`bots.builtin.search_finish`), against three
+``heuristic`` bots (``benchmarks/strength.py``, sandboxed, fresh seeds, 100 ms a decision,
+no faults, no bank drawn on): 118/200 = 59.0% [95% CI 52.1-65.6] and 115/200 = 57.5%
+[50.6-64.1] on a quiet machine (16 ms a decision on average, 1.5-1.6 s of CPU a game);
+99/200 = 49.5% [42.6-56.4] in a run beside other benchmarks, where the bot got 1.0 s of
+CPU a game: 332/600 = 55.3% in all. Against catanatron's players at 100 ms (200 games
+each, fresh seeds, no faults; the first pairing played before the look for a win, the
+second partly): search 1-vs-3 AlphaBeta 139/200 = 69.5% [62.8-75.5], AlphaBeta 1-vs-3
+search 3/200 = 1.5% [0.5-4.3]; search 1-vs-3 ValueFunction 143/200 = 71.5% [64.9-77.3],
+ValueFunction 1-vs-3 search 5/200 = 2.5% [1.1-5.7].
+
+Before it, measured against three ``heuristic`` bots (sandboxed, fresh
 seeds, no faults, no bank drawn on), one run each as landed: 98/200 = 49.0% [95% CI
 42.2-55.9] at 100 ms a decision (20 ms a decision on average, 1.6 s of CPU a game);
 94/200 = 47.0% [40.2-53.9] at 1 s (167 ms on average, 14.6 s of CPU a game): ten times
