@@ -16,46 +16,28 @@ from bots.builtin.search_finish import winning_move
 from engine import Game, Observation, Phase
 from engine import actions as A
 from tests.support.positions import (
-    FIELDS_12,
-    FOREST_9,
-    HILLS_6,
     HILLS_10,
-    MOUNTAINS_10,
-    PASTURE_2,
-    PASTURE_4,
+    SIOBHAN,
+    SIOBHAN_ROAD,
     corner,
     new_game,
-    node_at,
     put_city,
     put_road_through,
     put_settlement,
     set_devs,
     set_hand,
+    siobhan_position,
 )
 
-ME = 0
-ROAD = (
-    corner(FIELDS_12, "NW"),
-    corner(FIELDS_12, "N"),
-    node_at(MOUNTAINS_10, FIELDS_12, HILLS_6),
-    node_at(MOUNTAINS_10, PASTURE_2, HILLS_6),
-    node_at(PASTURE_2, HILLS_6, PASTURE_4),
-    node_at(PASTURE_2, FOREST_9, PASTURE_4),
-)
+ME = SIOBHAN
 OPEN_SPOT = (5, 1)
 """Two intersections on from the road's end; the second is open to a settlement."""
 NO_LIMIT = Deadline(float("inf"))
 
 
 def nine_points(**hand: int) -> Game:
-    """Siobhán on her turn, after rolling, with 9 points and ``hand``."""
-    game = new_game(seat=ME, phase=Phase.MAIN)
-    put_settlement(game, ME, ROAD[0])
-    put_settlement(game, ME, ROAD[2])
-    put_city(game, ME, ROAD[4])
-    put_city(game, ME, corner(HILLS_10, "N"))
-    put_road_through(game, ME, *ROAD)
-    set_devs(game, ME, victory_point=1)
+    """Siobhán on her turn, after rolling, with one victory point card (9) and ``hand``."""
+    game = siobhan_position(vp_cards=1, seat_on_turn=ME)
     set_hand(game, ME, **hand)
     assert game.observe(ME).points() == 9
     return game
@@ -116,9 +98,9 @@ def test_it_does_not_look_when_more_than_three_points_short(
 
     monkeypatch.setattr(search_finish, "determinize", counting)
     game = new_game(seat=ME, phase=Phase.MAIN)
-    put_settlement(game, ME, ROAD[0])
-    put_settlement(game, ME, ROAD[2])
-    put_city(game, ME, ROAD[4])
+    put_settlement(game, ME, SIOBHAN_ROAD[0])
+    put_settlement(game, ME, SIOBHAN_ROAD[2])
+    put_city(game, ME, SIOBHAN_ROAD[4])
     put_city(game, ME, corner(HILLS_10, "N"))
     set_hand(game, ME, grain=2, ore=3)
     assert game.observe(ME).points() == 6
@@ -138,7 +120,7 @@ def test_the_search_bot_takes_a_win_its_default_policy_passes_up(
 
     def one_turn(bot: SearchPlayer) -> tuple[Game, list[str]]:
         game = nine_points(lumber=1, wool=1, grain=1, ore=4)
-        put_road_through(game, ME, ROAD[5], *OPEN_SPOT)
+        put_road_through(game, ME, SIOBHAN_ROAD[-1], *OPEN_SPOT)
         turn, played = game.state.turn, []
         while not game.is_over and game.state.turn == turn:
             action = bot.act(game.observe(ME))

@@ -24,10 +24,11 @@ from tests.support.positions import (
     HILLS_6,
     HILLS_10,
     MOUNTAINS_3,
-    MOUNTAINS_10,
     PASTURE_2,
     PASTURE_4,
     PASTURE_11,
+    SIOBHAN,
+    SIOBHAN_ROAD,
     corner,
     new_game,
     node_at,
@@ -38,6 +39,7 @@ from tests.support.positions import (
     set_hand,
     set_knights,
     set_turn,
+    siobhan_position,
     total_points,
 )
 
@@ -99,30 +101,7 @@ def test_tie_does_not_take_largest_army_more_knights_do() -> None:
 
 # --- winning --------------------------------------------------------------------------
 
-SIOBHAN = 0
-ROAD = (
-    corner(FIELDS_12, "NW"),
-    corner(FIELDS_12, "N"),
-    node_at(MOUNTAINS_10, FIELDS_12, HILLS_6),
-    node_at(MOUNTAINS_10, PASTURE_2, HILLS_6),
-    node_at(PASTURE_2, HILLS_6, PASTURE_4),
-    node_at(PASTURE_2, FOREST_9, PASTURE_4),
-)
-
-
-def siobhan_position(*, vp_cards: int = 2, seat_on_turn: int = 3) -> Game:
-    """Siobhán: 2 settlements, 2 cities, the Longest Road (5 pieces) = 8 visible points,
-    plus ``vp_cards`` hidden victory point cards (bought on earlier turns)."""
-    game = new_game(seat=seat_on_turn, phase=Phase.MAIN)
-    put_settlement(game, SIOBHAN, ROAD[0])
-    put_settlement(game, SIOBHAN, ROAD[2])
-    put_city(game, SIOBHAN, ROAD[4])
-    put_city(game, SIOBHAN, corner(HILLS_10, "N"))
-    put_road_through(game, SIOBHAN, *ROAD)
-    set_devs(game, SIOBHAN, victory_point=vp_cards)
-    assert game.state.longest_road == SIOBHAN
-    assert game.state.public_vp[SIOBHAN] == 8
-    return game
+ROAD = SIOBHAN_ROAD
 
 
 def test_siobhan_wins_with_two_hidden_victory_point_cards_on_her_turn() -> None:

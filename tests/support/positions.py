@@ -301,3 +301,33 @@ def total_points(game: Game, seat: int) -> int:
 def apply_all(game: Game, actions: Sequence[Any]) -> None:
     for action in actions:
         game.apply(action)
+
+
+# --- the Almanac's Siobhán (Victory Points): 8 visible points ----------------------
+
+SIOBHAN = 0
+"""The seat of the Almanac's Siobhán example."""
+SIOBHAN_ROAD = (
+    corner(FIELDS_12, "NW"),
+    corner(FIELDS_12, "N"),
+    node_at(MOUNTAINS_10, FIELDS_12, HILLS_6),
+    node_at(MOUNTAINS_10, PASTURE_2, HILLS_6),
+    node_at(PASTURE_2, HILLS_6, PASTURE_4),
+    node_at(PASTURE_2, FOREST_9, PASTURE_4),
+)
+
+
+def siobhan_position(*, vp_cards: int = 2, seat_on_turn: int = 3) -> Game:
+    """The Almanac's Siobhán (seat 0): 2 settlements, 2 cities, the Longest Road (5
+    pieces) = 8 visible points, plus ``vp_cards`` hidden victory point cards (bought on
+    earlier turns); it is ``seat_on_turn``'s turn, after rolling."""
+    game = new_game(seat=seat_on_turn, phase=Phase.MAIN)
+    put_settlement(game, SIOBHAN, SIOBHAN_ROAD[0])
+    put_settlement(game, SIOBHAN, SIOBHAN_ROAD[2])
+    put_city(game, SIOBHAN, SIOBHAN_ROAD[4])
+    put_city(game, SIOBHAN, corner(HILLS_10, "N"))
+    put_road_through(game, SIOBHAN, *SIOBHAN_ROAD)
+    set_devs(game, SIOBHAN, victory_point=vp_cards)
+    assert game.state.longest_road == SIOBHAN
+    assert game.state.public_vp[SIOBHAN] == 8
+    return game
