@@ -51,7 +51,7 @@ def winning_move(obs: Observation, rng: random.Random, deadline: Deadline) -> Ac
     if me is None or obs.decider != me or obs.phase not in PHASES:
         return None
     points = obs.points()
-    if points is None or points < obs.config.vp_to_win - POINTS_SHORT:
+    if points is None or points < obs.config.vp_to_win - POINTS_SHORT or deadline.passed():
         return None
     game = determinize(obs, rng)
     search = _LineSearch(me, deadline)
