@@ -101,8 +101,6 @@ def test_tie_does_not_take_largest_army_more_knights_do() -> None:
 
 # --- winning --------------------------------------------------------------------------
 
-ROAD = SIOBHAN_ROAD
-
 
 def test_siobhan_wins_with_two_hidden_victory_point_cards_on_her_turn() -> None:
     """2 settlements (2) + Longest Road (2) + 2 cities (4) + 2 VP cards (2) = 10: she
@@ -146,11 +144,11 @@ def test_nine_points_is_not_a_win() -> None:
 # hands the card to Wen, who then has 10 points during Coleman's turn.
 COLEMAN, WEN, EMILY = 0, 1, 2
 EMILY_ROAD = (
-    *ROAD,
+    *SIOBHAN_ROAD,
     node_at(FOREST_9, PASTURE_4, HILLS_10),
     corner(HILLS_10, "N"),
 )
-BREAK_POINT = ROAD[4]
+BREAK_POINT = SIOBHAN_ROAD[4]
 COLEMAN_ROAD = (
     BREAK_POINT,
     node_at(HILLS_6, PASTURE_4, DESERT),
@@ -201,7 +199,7 @@ def test_reaching_ten_by_building_on_own_turn_wins() -> None:
     """A player with 9 points who builds a settlement has 10 and wins at once."""
     game = siobhan_position(vp_cards=1, seat_on_turn=SIOBHAN)
     free = corner(FOREST_9, "N")
-    put_road_through(game, SIOBHAN, ROAD[5], corner(PASTURE_2, "NE"), free)
+    put_road_through(game, SIOBHAN, SIOBHAN_ROAD[5], corner(PASTURE_2, "NE"), free)
     set_hand(game, SIOBHAN, brick=1, lumber=1, wool=1, grain=1)
     assert not game.is_over
     game.apply(BuildSettlement(free))
