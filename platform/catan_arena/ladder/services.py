@@ -4,7 +4,6 @@ and resume, withdrawing a version."""
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import random
 
@@ -12,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from bots.builtin_source import house_bot_sha256
 from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
 from catan_arena.core import dispatch
@@ -102,10 +102,8 @@ def _fill_quietly() -> None:
 
 @functools.cache
 def _house_bot_contents() -> frozenset[tuple[str, str]]:
-    """Each built-in's (name, sha256) as shipped (read once per process)."""
-    return frozenset(
-        (name, hashlib.sha256(path.read_bytes()).hexdigest()) for name, path in BUILTINS.items()
-    )
+    """Each built-in's (name, version key) as shipped (read once per process)."""
+    return frozenset((name, house_bot_sha256(path)) for name, path in BUILTINS.items())
 
 
 def ensure_house_bots() -> None:

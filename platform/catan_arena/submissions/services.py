@@ -16,6 +16,7 @@ from django.utils import timezone
 from arena_runner import BotRunner, SandboxUnavailable, resolve_policy
 from arena_runner.validation import Verdict, validate_bot
 from arena_runner.validation_policy import ValidationPolicy
+from bots.builtin_source import house_bot_source
 from bots.package import PackageLimits
 from bots.registry import BUILTINS
 from catan_arena.accounts.models import User
@@ -143,11 +144,12 @@ def _store(
 
 def register_builtins() -> list[BotVersion]:
     """The built-in bots as active versions of the system account (a new version when
-    a built-in's file changed); returns the current version of each."""
+    a built-in's file or one of the helper modules it imports changed: the stored source
+    is :func:`house_bot_source`); returns the current version of each."""
     owner = system_user()
     versions = []
     for name, path in sorted(BUILTINS.items()):
-        data = path.read_bytes()
+        data = house_bot_source(path)
         sha = hashlib.sha256(data).hexdigest()
         with transaction.atomic():
             bot, _ = Bot.objects.get_or_create(
