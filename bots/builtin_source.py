@@ -23,11 +23,12 @@ FOOTER = "# The bots.builtin modules this bot imports, each with its sha256:"
 def house_bot_source(path: Path) -> bytes:
     """The stored form of the built-in bot at ``path``: its bytes and the footer."""
     data = path.read_bytes()
-    helpers = imported_modules(path)
+    helpers = _helper_sources(path)
     if not helpers:
         return data
     lines = [FOOTER] + [
-        f"#   {helper.name} {hashlib.sha256(helper.read_bytes()).hexdigest()}" for helper in helpers
+        f"#   {helper.name} {hashlib.sha256(helpers[helper]).hexdigest()}"
+        for helper in sorted(helpers, key=lambda p: p.name)
     ]
     ending = b"" if data.endswith(b"\n") or not data else b"\n"
     return data + ending + b"\n" + "\n".join(lines).encode() + b"\n"
@@ -41,24 +42,31 @@ def house_bot_sha256(path: Path) -> str:
 def imported_modules(path: Path) -> list[Path]:
     """Every module of :data:`PACKAGE` (files beside ``path``) that ``path`` imports,
     directly or through one of them, sorted by name; ``path`` itself left out."""
+    return sorted(_helper_sources(path), key=lambda p: p.name)
+
+
+def _helper_sources(path: Path) -> dict[Path, bytes]:
+    """The modules :func:`imported_modules` names, each with its bytes (read once: they
+    are parsed for their imports and hashed)."""
     folder, seen = path.parent, {path.resolve()}
-    found: list[Path] = []
-    pending = [path]
+    found: dict[Path, bytes] = {}
+    pending = [path.read_bytes()]
     while pending:
         for name in _direct_imports(pending.pop()):
             module = folder / f"{name}.py"
-            if module.is_file() and module.resolve() not in seen:
-                seen.add(module.resolve())
-                found.append(module)
-                pending.append(module)
-    return sorted(found, key=lambda p: p.name)
+            resolved = module.resolve()
+            if resolved not in seen and module.is_file():
+                seen.add(resolved)
+                found[module] = module.read_bytes()
+                pending.append(found[module])
+    return found
 
 
-def _direct_imports(path: Path) -> set[str]:
-    """Names of the :data:`PACKAGE` modules one file imports (anywhere in it)."""
+def _direct_imports(source: bytes) -> set[str]:
+    """Names of the :data:`PACKAGE` modules one file's ``source`` imports (anywhere in it)."""
     names: set[str] = set()
     prefix = PACKAGE + "."
-    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             if node.module == PACKAGE:
                 names.update(alias.name for alias in node.names)
