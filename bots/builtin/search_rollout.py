@@ -65,10 +65,18 @@ class Tally:
         return best
 
 
-def rollout(game: Game, policy: Player, me: int, horizon: int, deadline: Deadline) -> float | None:
-    """Play ``game`` on with ``policy`` for every seat until ``horizon`` turns after
-    the current one have started (0: until the current turn ends); ``me``'s value, or
-    None if the deadline passed first."""
+def rollout(
+    game: Game,
+    policy: Player,
+    me: int,
+    horizon: int,
+    deadline: Deadline,
+    own: Player | None = None,
+) -> float | None:
+    """Play ``game`` on with ``policy`` for every seat (``own``, where given, for ``me``)
+    until ``horizon`` turns after the current one have started (0: until the current turn
+    ends); ``me``'s value, or None if the deadline passed first."""
+    mine = policy if own is None else own
     s = game.state
     stop = s.turn + horizon + 1
     for step in range(MAX_STEPS):
@@ -77,7 +85,11 @@ def rollout(game: Game, policy: Player, me: int, horizon: int, deadline: Deadlin
         if step % CHECK_EVERY == CHECK_EVERY - 1 and deadline.passed():
             return None
         legal = game.legal_actions()
-        action = legal[0] if len(legal) == 1 else policy.act(game.observe(s.decider))
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            decider = s.decider
+            action = (mine if decider == me else policy).act(game.observe(decider))
         game.apply_unchecked(action)
     return win_share(s)[me]
 
@@ -90,8 +102,10 @@ def choose(
     deadline: Deadline,
     horizon: int,
     max_rounds: int | None = None,
+    owns: Sequence[Player | None] | None = None,
 ) -> tuple[Action, int]:
-    """The candidate to play (``candidates[0]`` is the default) and the rounds run."""
+    """The candidate to play (``candidates[0]`` is the default) and the rounds run;
+    ``owns[i]``, where given, plays the seat's own turns after candidate ``i``."""
     me = obs.seat
     assert me is not None
     if len(candidates) < 2:
@@ -106,12 +120,13 @@ def choose(
         else:
             sample = redeal(first, obs, rng)
         values: list[float] = []
-        for action in candidates:
+        for i, action in enumerate(candidates):
             if deadline.passed():
                 break
             game = sample.copy()
             game.apply_unchecked(action)
-            value = rollout(game, policy, me, horizon, deadline)
+            own = None if owns is None else owns[i]
+            value = rollout(game, policy, me, horizon, deadline, own)
             if value is None:
                 break
             values.append(value)

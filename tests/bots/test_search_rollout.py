@@ -19,7 +19,7 @@ from bots.builtin.search_clock import (
 from bots.builtin.search_policy import SearchPlan, SearchPolicy
 from bots.builtin.search_rollout import Tally, choose, rollout
 from bots.builtin.search_value import win_share
-from engine import Clock, Game, Observation, Phase, RulesConfig
+from engine import Action, Clock, Game, Observation, Phase, RulesConfig
 from engine import actions as A
 from engine.determinize import determinize, redeal
 
@@ -179,3 +179,28 @@ def test_every_sample_agrees_with_the_observation(monkeypatch: pytest.MonkeyPatc
     assert rounds == len(samples) == 4
     assert all(s.observe(me).to_dict() == observation.to_dict() for s in samples)
     assert len({str(s.state.hands) for s in samples}) > 1  # the hidden cards do vary
+
+
+class _Counting(SearchPolicy):
+    """The default policy, counting the seats it decided for."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.seats: set[int] = set()
+
+    def act(self, observation: Observation) -> Action:
+        assert observation.seat is not None
+        self.seats.add(observation.seat)
+        return super().act(observation)
+
+
+def test_a_rollout_gives_the_seat_its_own_policy_where_asked() -> None:
+    game, _ = _main_decision(9)
+    me = game.decider
+    ample = Deadline(1.0, _Ticking(0.0))
+    others, own = _Counting(random.Random(1)), _Counting(random.Random(2))
+    rollout(game.copy(), others, me, 4, ample, own)
+    assert own.seats == {me} and me not in others.seats and others.seats
+    alone = _Counting(random.Random(1))  # control: without ``own`` one policy plays all
+    rollout(game.copy(), alone, me, 4, ample)
+    assert me in alone.seats and len(alone.seats) > 1
