@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import ClassVar
 
 import bots.builtin.search as search
-from bots.builtin.heuristic_board import settle_spots
+from bots.builtin.heuristic_plan import cheapest
 from bots.builtin.search_clock import think_budget
 from bots.builtin.search_finish import winning_move
 from bots.builtin.search_policy import SearchPlan, SearchPolicy
@@ -28,34 +28,9 @@ from bots.builtin.search_rollout import choose
 from bots.builtin.search_trade import best_offer
 from engine import Action, Observation, Phase
 from engine import actions as A
-from engine.types import COST_CITY, COST_DEV_CARD, COST_ROAD, COST_SETTLEMENT, Bag
+from engine.types import Bag
 
-COSTS: dict[str, Bag] = {
-    "city": COST_CITY,
-    "settlement": COST_SETTLEMENT,
-    "road": COST_ROAD,
-    "dev": COST_DEV_CARD,
-}
 SAVES_OR_SPENDS = (A.EndTurn, A.BuyDevCard, A.MaritimeTrade, A.BuildRoad, A.ProposeTrade)
-
-
-def goals_open(obs: Observation, plan: SearchPlan) -> list[str]:
-    """The builds the seat could save for now (as :attr:`Plan.goal` weighs them)."""
-    me = obs.seat
-    assert me is not None
-    kinds = []
-    if obs.cities_left[me] and any(
-        o == me and k == 1 for o, k in zip(obs.node_owner, obs.node_kind, strict=True)
-    ):
-        kinds.append("city")
-    if obs.settlements_left[me]:
-        if settle_spots(obs, plan.board, me):
-            kinds.append("settlement")
-        elif obs.roads_left[me] and plan.roads:
-            kinds.append("road")
-    if obs.deck_size:
-        kinds.append("dev")
-    return kinds
 
 
 class ForcedPlan(SearchPlan):
@@ -65,9 +40,8 @@ class ForcedPlan(SearchPlan):
 
     @cached_property
     def goal(self) -> tuple[str, Bag]:
-        if self.forced in goals_open(self.obs, self):
-            return self.forced, COSTS[self.forced]
-        return SearchPlan.goal.func(self)  # type: ignore[attr-defined,no-any-return]
+        options = self.goal_options
+        return cheapest([o for o in options if o[1] == self.forced] or options)
 
 
 def forced_policy(kind: str) -> type[SearchPolicy]:
@@ -75,7 +49,7 @@ def forced_policy(kind: str) -> type[SearchPolicy]:
     return type(f"{kind.title()}Policy", (SearchPolicy,), {"plan": plan})
 
 
-POLICIES = {kind: forced_policy(kind) for kind in COSTS}
+POLICIES = {kind: forced_policy(kind) for kind in ("city", "settlement", "road", "dev")}
 
 
 class GoalsPlayer(search.SearchPlayer):
@@ -101,7 +75,8 @@ class GoalsPlayer(search.SearchPlayer):
             return winning
         plan = SearchPlan(obs)
         own = plan.goal[0]
-        kinds = [own, *(k for k in goals_open(obs, plan) if k != own)]
+        costs = {kind: cost for _, kind, cost in plan.goal_options}
+        kinds = [own, *(k for k in costs if k != own)]
         firsts = [default, *(self.forced[k].act(obs) for k in kinds[1:])]
         owns = [None, *(self.forced[k] for k in kinds[1:])]
         until = self._deadline(start, cpu_start, budget, search.ROLLOUT_SHARE)
@@ -110,7 +85,7 @@ class GoalsPlayer(search.SearchPlayer):
         kind = kinds[firsts.index(action)]
         if isinstance(action, search.YIELDING):
             samples = search.TRADE_SAMPLES if self.max_samples is None else self.max_samples
-            cost = COSTS.get(kind, plan.goal[1])
+            cost = costs.get(kind, plan.goal[1])
             rejected = self._rejected(obs)
             offer = best_offer(obs, cost, self.rng, self.deadline, samples, rejected)
             if offer is not None:

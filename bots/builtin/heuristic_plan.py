@@ -34,6 +34,14 @@ def missing(cost: Bag, hand: Bag | list[int]) -> int:
     return sum(max(0, c - h) for c, h in zip(cost, hand, strict=True))
 
 
+def cheapest(options: list[tuple[float, str, Bag]]) -> tuple[str, Bag]:
+    """The ``(kind, cost)`` of least effort (the first on ties), or ``("none", nothing)``."""
+    if not options:
+        return ("none", (0, 0, 0, 0, 0))
+    _, kind, cost = min(options, key=lambda o: o[0])
+    return kind, cost
+
+
 class Plan:
     """One observation, analysed lazily; each method answers one kind of decision."""
 
@@ -73,8 +81,8 @@ class Plan:
         return road_plan(obs, self.info, self.me, self.prod)
 
     @cached_property
-    def goal(self) -> tuple[str, Bag]:
-        """What to save for: ``(kind, cost)``, the cheapest to complete, cities first."""
+    def goal_options(self) -> list[tuple[float, str, Bag]]:
+        """What the seat could save for now: ``(effort, kind, cost)``, cities first."""
         obs, me = self.obs, self.me
         options: list[tuple[float, str, Bag]] = []
         if obs.cities_left[me] and any(
@@ -88,10 +96,12 @@ class Plan:
                 options.append((self._effort(COST_ROAD) + self.road_effort, "road", COST_ROAD))
         if obs.deck_size:
             options.append((self._effort(COST_DEV_CARD) + self.dev_effort, "dev", COST_DEV_CARD))
-        if not options:
-            return ("none", (0, 0, 0, 0, 0))
-        _, kind, cost = min(options, key=lambda o: o[0])
-        return kind, cost
+        return options
+
+    @cached_property
+    def goal(self) -> tuple[str, Bag]:
+        """What to save for: ``(kind, cost)``, the cheapest to complete, cities first."""
+        return cheapest(self.goal_options)
 
     def _effort(self, cost: Bag) -> float:
         """Missing cards, a resource not produced at all counting double."""
