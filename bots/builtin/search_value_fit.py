@@ -10,32 +10,45 @@ paste in.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import TypeVar
 
 from bots.builtin.search_fit import Row, fit_self_play
 from bots.builtin.search_policy import SearchPolicy
 from bots.builtin.search_value import ABSOLUTE, NAMES, value_features
 from engine import Game, Phase, RulesConfig
+from engine.state import GameState
 
+T = TypeVar("T")
 POSITIONS = 6
 """Positions recorded per game (turn starts drawn at random)."""
+
+
+def turn_starts(
+    seed: int, game_seed: int, chance: float, rng: random.Random, describe: Callable[[GameState], T]
+) -> tuple[list[T], int | None]:
+    """Play one self-play game of the default policy (its seats' generators from ``seed``):
+    ``describe`` of the turn starts that ``rng`` picks (each with ``chance``) and the winner."""
+    players = [SearchPolicy(random.Random(seed * 7 + i)) for i in range(4)]
+    game = Game.new(RulesConfig(), game_seed)
+    seen: list[T] = []
+    while not game.is_over:
+        seat = game.decider
+        if game.phase is Phase.ROLL and rng.random() < chance:
+            seen.append(describe(game.state))
+        game.apply_unchecked(players[seat].act(game.observe(seat)))
+    outcome = game.outcome
+    return seen, None if outcome is None else outcome.winner
 
 
 def play(seed: int) -> list[Row]:
     """One self-play game: each recorded position's per-seat features and outcome."""
     rng = random.Random(seed)
-    players = [SearchPolicy(random.Random(seed * 7 + i)) for i in range(4)]
-    game = Game.new(RulesConfig(), seed + 2_000_000)
-    positions: list[list[list[float]]] = []
-    while not game.is_over:
-        seat = game.decider
-        if game.phase is Phase.ROLL and rng.random() < 0.08:
-            positions.append(value_features(game.state))
-        game.apply_unchecked(players[seat].act(game.observe(seat)))
-    outcome = game.outcome
-    if outcome is None or outcome.winner is None or not positions:
+    positions, winner = turn_starts(seed, seed + 2_000_000, 0.08, rng, value_features)
+    if winner is None or not positions:
         return []
     chosen = rng.sample(positions, min(POSITIONS, len(positions)))
-    return [(f, int(p == outcome.winner)) for row in chosen for p, f in enumerate(row)]
+    return [(f, int(p == winner)) for row in chosen for p, f in enumerate(row)]
 
 
 def main() -> None:

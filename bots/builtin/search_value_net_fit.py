@@ -21,11 +21,10 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-from bots.builtin.search_policy import SearchPolicy
+from bots.builtin.search_value_fit import turn_starts
 from bots.builtin.search_value_net import NETWORK, Network, shares, value_features
 
 __all__ = ["Network", "Position", "fit", "log_loss", "main", "module_text", "play"]
-from engine import Game, Phase, RulesConfig
 
 POSITIONS = 8
 """Turn starts recorded per game (drawn at random among those seen)."""
@@ -42,18 +41,10 @@ Position = tuple[list[list[float]], int]
 def play(seed: int) -> list[Position]:
     """One self-play game of the default policy: its recorded positions."""
     rng = random.Random(seed)
-    players = [SearchPolicy(random.Random(seed * 7 + i)) for i in range(4)]
-    game = Game.new(RulesConfig(), seed + 5_000_000)
-    seen: list[list[list[float]]] = []
-    while not game.is_over:
-        seat = game.decider
-        if game.phase is Phase.ROLL and rng.random() < RECORD_CHANCE:
-            seen.append(value_features(game.state))
-        game.apply_unchecked(players[seat].act(game.observe(seat)))
-    outcome = game.outcome
-    if outcome is None or outcome.winner is None or not seen:
+    seen, winner = turn_starts(seed, seed + 5_000_000, RECORD_CHANCE, rng, value_features)
+    if winner is None or not seen:
         return []
-    return [(f, outcome.winner) for f in rng.sample(seen, min(POSITIONS, len(seen)))]
+    return [(f, winner) for f in rng.sample(seen, min(POSITIONS, len(seen)))]
 
 
 def fit(
