@@ -9,11 +9,12 @@ the leader's among the others, its place after the seat about to move, the turn)
 offline on self-play positions by ``bots/builtin/search_value_net_fit.py`` on the
 winner's share) and turns the scores into each seat's share of the win, summing to 1.
 
-Held out (the last 15% of 24,000 self-play games of the default policy, 24,314 turn
-starts), the log-loss of the winner's share: 1.043 with this network, 1.060 with a
+Held out (the last 15% of 24,000 self-play games of the default policy, 24,230 turn
+starts), the log-loss of the winner's share: 1.042 with this network (1.043 for the
+first prototype of its fit; measured on a hold-out by position: 1.060 with a
 linear model on the same features, 1.105 with the linear model on the 20 features of
 :mod:`bots.builtin.search_value` refitted on these positions, 1.139 with that module's
-landed constants (fitted seat by seat), 1.386 for equal shares. The ``search`` bot still
+landed constants (fitted seat by seat)), 1.386 for equal shares. The ``search`` bot still
 scores its rollouts with :mod:`bots.builtin.search_value`: the network is measured in the
 bot through ``benchmarks/search_variants/value_net.py`` before it replaces it.
 """
