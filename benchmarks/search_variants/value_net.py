@@ -5,12 +5,12 @@ one, as ``horizon4.py``) scored by the value network of
 
 Seeds 710000-710599, 24 samples a decision (``benchmarks/paired_inprocess.py``, against
 three heuristics), with the first prototype of the network's fit (held-out log-loss
-1.043 against the landed 1.042): 362/600 = 60.3% against ``horizon4.py``'s 347/600 =
-57.8% (+2.5 points; a paired 600-game difference has a 95% interval of about ±4.5). A
-linear model on the same 48 features (held-out 1.060; a scratch variant) won 360/600.
-A far better position value buys little here: not kept in the bot yet. The network
-costs ~2.6x the linear model's evaluation (~0.6 ms against 0.22 ms a position), which a
-real clock pays in samples.
+1.043; the weights landed beside it 1.042; the bot's linear model 1.139): 362/600 =
+60.3% against ``horizon4.py``'s 347/600 = 57.8% (+2.5 points; a paired 600-game
+difference has a 95% interval of about ±4.5). A linear model on the same 48 features
+(held-out 1.060; a scratch variant) won 360/600. A far better position value buys
+little here: not kept in the bot yet. The network costs ~2.6x the linear model's
+evaluation (~0.6 ms against 0.22 ms a position), which a real clock pays in samples.
 """
 
 from __future__ import annotations

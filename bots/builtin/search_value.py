@@ -10,6 +10,7 @@ turns a logistic model's log-odds (fitted offline on self-play positions by
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from bots.builtin.search_setup import NAMES as SETUP_NAMES
 from bots.builtin.search_setup import hex_pips, logit, relative, seat_features
@@ -69,8 +70,12 @@ def win_share(s: GameState) -> list[float]:
     model's odds normalised over the seats."""
     if s.phase is Phase.GAME_OVER:
         return [1.0 if p == s.winner else 0.0 for p in range(s.n)]
-    logits = [logit(COEF, INTERCEPT, f) for f in value_features(s)]
-    top = max(logits)
-    odds = [math.exp(x - top) for x in logits]
+    return softmax([logit(COEF, INTERCEPT, f) for f in value_features(s)])
+
+
+def softmax(scores: Sequence[float]) -> list[float]:
+    """Scores (log-odds up to a shared constant) as shares that sum to 1."""
+    top = max(scores)
+    odds = [math.exp(x - top) for x in scores]
     total = sum(odds)
     return [o / total for o in odds]

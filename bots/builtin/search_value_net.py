@@ -29,6 +29,7 @@ from bots.builtin import search_value_net_model as model
 from bots.builtin.search_setup import SYNERGY, hex_pips, synergy
 from bots.builtin.search_value import NAMES as LINEAR_NAMES
 from bots.builtin.search_value import seat_row as linear_row
+from bots.builtin.search_value import softmax
 from engine.phases import Phase
 from engine.state import GameState
 from engine.types import CITIES_PER_PLAYER, ROADS_PER_PLAYER, SETTLEMENTS_PER_PLAYER
@@ -123,11 +124,7 @@ def seat_score(features: Sequence[float], network: Network = NETWORK) -> float:
 
 def shares(features: Sequence[Sequence[float]], network: Network = NETWORK) -> list[float]:
     """Each seat's share of the win from every seat's features (a softmax of scores)."""
-    scores = [seat_score(f, network) for f in features]
-    top = max(scores)
-    odds = [math.exp(x - top) for x in scores]
-    total = sum(odds)
-    return [o / total for o in odds]
+    return softmax([seat_score(f, network) for f in features])
 
 
 def win_share(s: GameState) -> list[float]:
