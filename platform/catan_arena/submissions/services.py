@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import OperationalError, transaction
@@ -118,20 +119,11 @@ def _store(
             )
         if admit is not None:
             admit()
-        content, _ = BotContent.objects.get_or_create(
-            sha256=sha, defaults={"data": data, "size": len(data)}
-        )
-        number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         parent = None
         if inherit_rating:
             parent = newest_active(bot).first()
-        version = BotVersion.objects.create(
-            bot=bot,
-            number=number,
-            content=content,
-            kind=kind,
-            filename=filename[:255],
-            inherits_from=parent,
+        version = _add_version(
+            bot, data, sha, kind=kind, filename=filename[:255], inherits_from=parent
         )
         dispatch.on_commit_validate(version.pk)
     message = f"{version} uploaded: validation queued"
@@ -140,6 +132,17 @@ def _store(
     elif inherit_rating:
         message += "; no active version to inherit a rating from: it starts afresh"
     return UploadOutcome(version, True, message)
+
+
+def _add_version(bot: Bot, data: bytes, sha: str, **fields: Any) -> BotVersion:
+    """``bot``'s next version, of ``data`` (stored once by its hash ``sha``) with
+    ``fields``; call in a transaction that holds ``bot``'s row locked, so numbers stay
+    unique."""
+    content, _ = BotContent.objects.get_or_create(
+        sha256=sha, defaults={"data": data, "size": len(data)}
+    )
+    number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+    return BotVersion.objects.create(bot=bot, number=number, content=content, **fields)
 
 
 def register_builtins() -> list[BotVersion]:
@@ -152,7 +155,7 @@ def register_builtins() -> list[BotVersion]:
         data = house_bot_source(path)
         sha = hashlib.sha256(data).hexdigest()
         with transaction.atomic():
-            bot, _ = Bot.objects.get_or_create(
+            bot, _ = Bot.objects.select_for_update().get_or_create(
                 name=name, defaults={"owner": owner, "description": f"Built-in {name} bot."}
             )
             if bot.owner_id != owner.pk:  # taken before the house bots came (older data)
@@ -160,14 +163,10 @@ def register_builtins() -> list[BotVersion]:
                 continue
             version = bot.versions.filter(content_id=sha).first()
             if version is None:
-                content, _ = BotContent.objects.get_or_create(
-                    sha256=sha, defaults={"data": data, "size": len(data)}
-                )
-                number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-                version = BotVersion.objects.create(
-                    bot=bot,
-                    number=number,
-                    content=content,
+                version = _add_version(
+                    bot,
+                    data,
+                    sha,
                     kind=BotVersion.Kind.PY,
                     filename=path.name,
                     status=Status.ACTIVE,
