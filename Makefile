@@ -61,7 +61,7 @@ lint: setup
 	$(VENV)/bin/ruff format --check engine bots arena_cli arena_runner platform tests benchmarks manage.py
 
 typecheck: setup
-	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots platform/catan_arena
+	$(VENV)/bin/mypy --strict engine arena_runner arena_cli bots platform/catan_arena benchmarks
 
 ## The fast tier, under a minute: the engine, the bots, the runner and the competition math
 ## (no Django, no PostgreSQL or Redis; not the slow, serial or own-process tests).

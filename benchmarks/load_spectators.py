@@ -31,7 +31,7 @@ SERVER_MS: dict[str, list[float]] = {}
 TIMING = re.compile(r"app;dur=([0-9.]+)")
 
 
-@events.request.add_listener
+@events.request.add_listener  # type: ignore[untyped-decorator]
 def _server_time(name: str, response: Any = None, exception: Any = None, **_: Any) -> None:
     if response is None or exception is not None:
         return

@@ -240,6 +240,7 @@ def check_nothing_lost(ids: list[int]) -> dict[str, Any]:
         if match.status != "finished" or len(finished) != 1:
             failures.append(f"match {match.pk}: {match.status}, {len(finished)} finished attempts")
             continue
+        assert match.replay is not None  # a finished match has its replay
         payload = replay_blob.json_bytes(bytes(match.replay))
         if hashlib.sha256(payload).hexdigest() != match.replay_sha256:
             failures.append(f"match {match.pk}: replay does not match its sha256")

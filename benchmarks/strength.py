@@ -81,8 +81,8 @@ def play_game(job: Job, driver: DriverFactory = bot_driver) -> GameRecord:
             seat_names=specs,
         )
     finally:
-        for driver in drivers:
-            driver.close()
+        for seat_driver in drivers:
+            seat_driver.close()
     outcome, stats = result.outcome, result.stats[seat]
     return GameRecord(
         seed=seed,

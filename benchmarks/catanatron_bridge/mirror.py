@@ -105,12 +105,12 @@ def board_map(layout: BoardLayout) -> BoardMap:
         tile = tiles[coordinate]
         assert isinstance(tile, LandTile)
         resource = layout.terrains[h].resource
-        tile.resource = None if resource is None else RESOURCE_NAMES[resource]  # type: ignore[assignment]
+        tile.resource = None if resource is None else RESOURCE_NAMES[resource]  # type: ignore[assignment, unused-ignore]
         tile.number = layout.numbers[h] or None
     for coordinate, (_, name) in ports.items():
         port = tiles[coordinate]
         assert isinstance(port, Port)
-        port.resource = name  # type: ignore[assignment]
+        port.resource = name  # type: ignore[assignment, unused-ignore]
     catan_map = CatanMap.from_tiles(tiles)
     to_ours: dict[int, int] = {}
     for coordinate, tile in catan_map.land_tiles.items():
@@ -165,6 +165,7 @@ def mirror(obs: Observation, hidden: GameState, me: Any, seed: int) -> CatanGame
     mapped = board_map(obs.board)
     colors = COLORS[:n]
     players = [me if p == obs.seat else RandomPlayer(colors[p]) for p in range(n)]
+    assert obs.seat is not None  # a seat's observation, never a spectator's
     me.color = colors[obs.seat]
     game = CatanGame(
         players,

@@ -21,7 +21,7 @@ from bots.builtin.heuristic import HeuristicPlayer
 from bots.player import Player
 from engine import Game
 
-search.HORIZONS = ((math.inf, 4),)
+search.HORIZONS = ((math.inf, 4),)  # type: ignore[misc, assignment]  # a Final, patched
 _rollout = search_rollout.rollout
 
 

@@ -12,7 +12,7 @@ import math
 
 import bots.builtin.search as search
 
-search.HORIZONS = ((math.inf, 4),)
+search.HORIZONS = ((math.inf, 4),)  # type: ignore[misc, assignment]  # a Final, patched
 
 
 class Horizon4Player(search.SearchPlayer):

@@ -58,6 +58,7 @@ def upload_and_play_on_ladder(
     match ended (:func:`run_match`)."""
     mine = upload_version(author, name, filename, data).version
     status = validate_version(mine.pk)
+    assert status is not None, "another caller validated the new version"
     mine.refresh_from_db()
     house = {v.builtin: v for v in register_builtins()}
     table = [house["random"], mine, house["heuristic"], house["search"]]
