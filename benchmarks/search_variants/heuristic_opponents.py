@@ -7,7 +7,9 @@ current turn (100 ms).
 
 Against :mod:`horizon4` on the same games (seeds 710000-710599, 24 samples): 355/600 =
 59.2% against 347/600 (+1.3 points; a paired 600-game difference has a 95% interval of
-about ±4.5), for the same CPU: nothing measurable. Not kept.
+about ±4.5), for the same CPU: nothing measurable. Together with the value network of
+``value_net.py`` (a scratch variant importing both): 362/600, as the network alone, so
+the two small gains do not add up. Not kept.
 """
 
 from __future__ import annotations
