@@ -17,12 +17,11 @@ import math
 import bots.builtin.search as search
 import bots.builtin.search_rollout as search_rollout
 from bots.builtin.deadline import Deadline
-from bots.builtin.search_value import win_share
 from bots.player import Player
 from engine import Game
-from engine.phases import Phase
 
 search.HORIZONS = ((math.inf, 4),)  # type: ignore[misc, assignment]
+_rollout = search_rollout.rollout
 
 
 def rollout(
@@ -33,35 +32,15 @@ def rollout(
     deadline: Deadline,
     own: Player | None = None,
 ) -> float | None:
-    """:func:`search_rollout.rollout`, valued by the mean share at each turn start."""
-    mine = policy if own is None else own
-    s = game.state
-    stop = s.turn + horizon + 1
-    turn = s.turn
+    """:func:`search_rollout.rollout`, valued by the mean share at each turn start: the
+    landed rollout played one turn at a time (horizon 0 returns the share at the next
+    turn's start; after the game's end, its result)."""
     values: list[float] = []
-    for step in range(search_rollout.MAX_STEPS):
-        if s.phase is Phase.GAME_OVER or s.turn >= stop:
-            break
-        if (
-            step % search_rollout.CHECK_EVERY == search_rollout.CHECK_EVERY - 1
-            and deadline.passed()
-        ):
+    for _ in range(horizon + 1):
+        value = _rollout(game, policy, me, 0, deadline, own)
+        if value is None:
             return None
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            decider = s.decider
-            action = (mine if decider == me else policy).act(game.observe(decider))
-        game.apply_unchecked(action)
-        if s.turn != turn and game.state.phase is not Phase.GAME_OVER and s.turn < stop:
-            turn = s.turn
-            values.append(win_share(s)[me])
-    last = win_share(s)[me]
-    if game.state.phase is Phase.GAME_OVER:  # the rest of the horizon is decided
-        values += [last] * (horizon + 1 - len(values))
-    else:
-        values.append(last)
+        values.append(value)
     return sum(values) / len(values)
 
 
