@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from bots.builtin import search_value_net_model as model
-from bots.builtin.search_setup import SYNERGY, hex_pips, synergy
+from bots.builtin.search_setup import SYNERGY, hex_pips, relative, synergy
 from bots.builtin.search_value import NAMES as LINEAR_NAMES
 from bots.builtin.search_value import seat_row as linear_row
 from bots.builtin.search_value import softmax
@@ -78,15 +78,14 @@ def value_features(s: GameState) -> list[list[float]]:
     pips = hex_pips(s)
     n = s.n
     raw = [seat_row(s, p, pips) for p in range(n)]
-    totals = [sum(column) for column in zip(*raw, strict=True)]
     points = [row[VP] for row in raw]
     rows = []
-    for p, row in enumerate(raw):
+    for p in range(n):
         lead = max(v for q, v in enumerate(points) if q != p)
         after = (p - s.current) % n
         rows.append(
             [
-                *(x - (t - x) / (n - 1) for x, t in zip(row, totals, strict=True)),
+                *relative(raw, p, len(NAMES)),
                 points[p],
                 lead,
                 *(1.0 if after == k else 0.0 for k in (1, 2, 3)),
