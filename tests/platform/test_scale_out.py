@@ -56,6 +56,8 @@ SEATS = 3
 """Tables of three: a lost match's deadline is every seat's start-up allowance (44 s) and
 game budget plus 30 s, so three seats come back ~50 s sooner than four."""
 ENTRIES = 6
+FRESH_SECONDS = 1.0
+"""The cut waits for a match m1 started this recently, so that it cannot end first."""
 TICKS = {
     "CATAN_ARENA_REAPER_SECONDS": "2",
     "CATAN_ARENA_LADDER_TICK_SECONDS": "2",
@@ -243,20 +245,25 @@ def run_scenario(cluster: Cluster, *, reaper: bool) -> dict[str, Any]:
     held: list[Match] = []
 
     def ready_to_cut() -> bool:
-        """Both machines played; the match m1 holds, read last so that the cut follows
-        at once (a match of random bots lasts seconds: one read earlier, it could end
-        between the look and the cut)."""
+        """Both machines played and m1 holds a match it started less than a second ago,
+        read last so that the cut follows at once (a match of random bots lasts seconds:
+        one nearly over could end between the look and the cut, as one did in CI)."""
         if finished_on("m1") < 1 or finished_on("m2") < 1:
             return False
-        running = Match.objects.filter(status="running", worker__startswith="m1:").first()
+        fresh = timezone.now() - timedelta(seconds=FRESH_SECONDS)
+        running = Match.objects.filter(
+            status="running", worker__startswith="m1:", started_at__gte=fresh
+        ).first()
         held[:] = [] if running is None else [running]
         return running is not None
 
-    cluster.wait(ready_to_cut, 120, "both machines to play and m1 to hold a match")
+    cluster.wait(ready_to_cut, 120, "both machines to play and m1 to start a match")
     cluster.network.cut(cluster.network.machines["m1"])
     cut_at = timezone.now()
     lost = held[0]
     lost.refresh_from_db()
+    if lost.status != "running":  # it ended all the same: any match m1 still holds is lost
+        lost = Match.objects.filter(status="running", worker__startswith="m1:").first() or lost
     assert lost.status == "running", f"match {lost.pk} ended in the instant before the cut"
     assert lost.deadline is not None
     budget = (lost.deadline - cut_at).total_seconds()
