@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks"), str(ROOT / "platform")]
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 PROFILE_DB = "catan_arena_pages"
 
 
@@ -36,8 +36,8 @@ def fresh_database() -> None:
 def build(history: int, ladder: int) -> tuple[list[str], list[int], int]:
     """The database: bot names, match ids, the tournament's id."""
     from django.core.management import call_command
-    from load_test import AUTHORS, add_history
 
+    from benchmarks.load_test import AUTHORS, add_history
     from catan_arena.accounts.models import User
     from catan_arena.matches.models import Match
     from tests.support.records import active_bots
@@ -102,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse", action="store_true", help="the database of the last run")
     args = parser.parse_args(argv)
 
-    from load_test import environment
-
+    from benchmarks.load_test import environment
     from tests.support.services import suite_services
 
     env = environment() | {"DATABASE_URL": suite_services().postgres_url(PROFILE_DB)}

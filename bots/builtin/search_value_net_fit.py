@@ -8,6 +8,10 @@ winner's share (a softmax over the seats' scores; numpy, Adam, reproducible from
 ``--seed``), prints the held-out log-loss of the winner's share (the last
 :data:`HOLDOUT` of the games) beside the current model's and writes the weights module
 (``--out``). ``--positions FILE`` keeps the played positions (read if the file exists).
+``--branches K`` adds, per game, up to K off-policy positions: turns the policy began by
+spending, ended at once instead and played on to the end
+(:func:`bots.builtin.search_value_branches.branches`); the held-out log-loss is measured on
+the on-policy positions only, so it compares with the current model's.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ import multiprocessing
 import random
 import textwrap
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
+from bots.builtin.search_value_branches import branches
 from bots.builtin.search_value_fit import turn_starts
 from bots.builtin.search_value_net import NETWORK, Network, shares, value_features
 
@@ -45,6 +51,12 @@ def play(seed: int) -> list[Position]:
     if winner is None or not seen:
         return []
     return [(f, winner) for f in rng.sample(seen, min(POSITIONS, len(seen)))]
+
+
+def play_with_branches(seed: int, count: int) -> tuple[list[Position], list[Position]]:
+    """One self-play game's on-policy positions (:func:`play`) and up to ``count``
+    off-policy ones from the same game (:func:`branches`)."""
+    return play(seed), branches(seed, seed + 5_000_000, count, value_features)
 
 
 def fit(
@@ -140,26 +152,36 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, default=16)
     parser.add_argument("--steps", type=int, default=4000)
     parser.add_argument("--positions", type=Path, help="a JSON file: read if there, else saved")
+    parser.add_argument("--branches", type=int, default=0, help="off-policy positions a game")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     if args.positions is not None and args.positions.exists():
-        games = json.loads(args.positions.read_text())
+        games, off = json.loads(args.positions.read_text())
     else:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            games = pool.map(play, range(args.games), chunksize=50)
+            task = partial(play_with_branches, count=args.branches)
+            games, off = map(
+                list, zip(*pool.map(task, range(args.games), chunksize=50), strict=True)
+            )
         if args.positions is not None:
-            args.positions.write_text(json.dumps(games))
+            args.positions.write_text(json.dumps([games, off]))
     cut = len(games) - int(len(games) * HOLDOUT)
     train = [(f, w) for game in games[:cut] for f, w in game]
+    train += [(f, w) for game in off[:cut] for f, w in game]
     held = [(f, w) for game in games[cut:] for f, w in game]
     network = fit(train, args.hidden, args.steps, args.seed)
-    print(f"positions: {len(train)} fitted, {len(held)} held out")
+    print(
+        f"positions: {len(train)} fitted (off-policy: {len(train) - sum(map(len, games[:cut]))}),"
+        f" {len(held)} held out"
+    )
     print("held-out log-loss of the winner's share:")
     print(
         f"  new {log_loss(held, network):.4f}, current {log_loss(held, NETWORK):.4f},"
         f" equal shares {math.log(4):.4f}"
     )
     note = f"{len(games)} games, {len(train)} positions, seed {args.seed}"
+    if args.branches:
+        note += f", up to {args.branches} off-policy a game"
     args.out.write_text(module_text(network, note))
     print(f"wrote {args.out}")
 
