@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Final, NamedTuple, TypeVar
 
 from bots.builtin.search_policy import SearchPolicy
+from bots.builtin.search_value_fit import self_play_players
 from engine import Game, Phase, RulesConfig
 from engine import actions as A
 from engine.state import GameState
@@ -41,16 +42,12 @@ class SpendingCheck(NamedTuple):
     """The next turn start after the seat ended the turn at once."""
 
 
-def _players(seed: int) -> list[SearchPolicy]:
-    return [SearchPolicy(random.Random(seed * 7 + i)) for i in range(4)]
-
-
 def _spending_turns(game_seed: int, seed: int, count: int) -> list[tuple[Game, type]]:
     """A self-play game of the default policy: up to ``count`` copies of it (drawn at
     random, reservoir style) at the first decision after a roll of a turn the policy
     begins by spending, each with the kind of that first move."""
     rng = random.Random(seed)
-    players = _players(seed)
+    players = self_play_players(seed)
     game = Game.new(RulesConfig(), game_seed)
     kept: list[tuple[Game, type]] = []
     seen = 0
@@ -96,7 +93,7 @@ def branches(
     for i, (game, _) in enumerate(_spending_turns(game_seed, seed, count)):
         ended = _end_turn(game)
         described = describe(ended.state.copy())
-        finished = _play_on(ended, _players(seed * 31 + i + 1))
+        finished = _play_on(ended, self_play_players(seed * 31 + i + 1))
         outcome = finished.outcome
         if outcome is not None and outcome.winner is not None:
             out.append((described, outcome.winner))
@@ -108,7 +105,7 @@ def spending_checks(seed: int, count: int) -> list[SpendingCheck]:
     checks = []
     for game, kind in _spending_turns(seed + 9_000_000, seed, count):
         seat = game.decider
-        spent = _play_on(game.copy(), _players(seed * 31 + 1), turn_only=True)
+        spent = _play_on(game.copy(), self_play_players(seed * 31 + 1), turn_only=True)
         if spent.is_over:  # the turn won the game: no turn start follows
             continue
         checks.append(SpendingCheck(seat, kind.__name__, spent.state, _end_turn(game).state))

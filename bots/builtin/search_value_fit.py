@@ -24,12 +24,17 @@ POSITIONS = 6
 """Positions recorded per game (turn starts drawn at random)."""
 
 
+def self_play_players(seed: int) -> list[SearchPolicy]:
+    """The default policy in each of four seats, each with its own generator from ``seed``."""
+    return [SearchPolicy(random.Random(seed * 7 + i)) for i in range(4)]
+
+
 def turn_starts(
     seed: int, game_seed: int, chance: float, rng: random.Random, describe: Callable[[GameState], T]
 ) -> tuple[list[T], int | None]:
     """Play one self-play game of the default policy (its seats' generators from ``seed``):
     ``describe`` of the turn starts that ``rng`` picks (each with ``chance``) and the winner."""
-    players = [SearchPolicy(random.Random(seed * 7 + i)) for i in range(4)]
+    players = self_play_players(seed)
     game = Game.new(RulesConfig(), game_seed)
     seen: list[T] = []
     while not game.is_over:
