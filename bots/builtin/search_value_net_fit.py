@@ -8,10 +8,11 @@ winner's share (a softmax over the seats' scores; numpy, Adam, reproducible from
 ``--seed``), prints the held-out log-loss of the winner's share (the last
 :data:`HOLDOUT` of the games) beside the current model's and writes the weights module
 (``--out``). ``--positions FILE`` keeps the played positions (read if the file exists).
-``--branches K`` adds, per game, up to K off-policy positions: turns the policy began by
-spending, ended at once instead and played on to the end
-(:func:`bots.builtin.search_value_branches.branches`); the held-out log-loss is measured on
-the on-policy positions only, so it compares with the current model's.
+``--branches K`` adds, per game, up to K off-policy positions (each fitted
+``--branch-weight`` times): turns the policy began by spending, ended at once instead and
+played on to the end (:func:`bots.builtin.search_value_branches.branches`); the held-out
+log-loss is measured on the on-policy positions only, so it compares with the current
+model's.
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=4000)
     parser.add_argument("--positions", type=Path, help="a JSON file: read if there, else saved")
     parser.add_argument("--branches", type=int, default=0, help="off-policy positions a game")
+    parser.add_argument("--branch-weight", type=int, default=1, help="copies of each in the fit")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     if args.positions is not None and args.positions.exists():
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
             args.positions.write_text(json.dumps([games, off]))
     cut = len(games) - int(len(games) * HOLDOUT)
     train = [(f, w) for game in games[:cut] for f, w in game]
-    train += [(f, w) for game in off[:cut] for f, w in game]
+    train += [(f, w) for game in off[:cut] for f, w in game] * args.branch_weight
     held = [(f, w) for game in games[cut:] for f, w in game]
     network = fit(train, args.hidden, args.steps, args.seed)
     print(
@@ -181,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     note = f"{len(games)} games, {len(train)} positions, seed {args.seed}"
     if args.branches:
-        note += f", up to {args.branches} off-policy a game"
+        note += f", up to {args.branches} off-policy a game, weight {args.branch_weight}"
     args.out.write_text(module_text(network, note))
     print(f"wrote {args.out}")
 
