@@ -32,6 +32,7 @@ from collections import deque
 from typing import Final
 
 import bots.builtin.search as search
+from bots.builtin.search_value_branches import play_on
 from bots.builtin.search_value_net import win_share
 from engine import Action, Game, Observation, Phase
 from engine import actions as A
@@ -47,8 +48,6 @@ DEPTH: Final = 4
 """Moves a prefix holds at most."""
 MARGIN: Final = 0.01
 """Win share by which a plan must beat the default's."""
-MAX_STEPS: Final = 200
-"""Steps the default policy plays at most to end a turn (a guard)."""
 
 
 class TurnPlansPlayer(search.SearchPlayer):
@@ -104,14 +103,8 @@ class TurnPlansPlayer(search.SearchPlayer):
 
     def _score(self, game: Game, me: int) -> float:
         """``me``'s win share at the next turn start, the default policy ending this turn."""
-        game = game.copy()
-        turn = game.state.turn
-        for _ in range(MAX_STEPS):
-            if game.is_over or game.state.turn != turn:
-                break
-            seat = game.decider
-            game.apply_unchecked(self.base.act(game.observe(seat)))
-        return win_share(game.state)[me]
+        ended = play_on(game.copy(), [self.base] * game.state.n, turn_only=True)
+        return win_share(ended.state)[me]
 
 
 def _key(game: Game, me: int) -> tuple[object, ...]:

@@ -16,11 +16,11 @@ policy spent on first and the two turn starts, for a value to be judged on.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple, TypeVar
 
-from bots.builtin.search_policy import SearchPolicy
 from bots.builtin.search_value_fit import self_play_players
+from bots.player import Player
 from engine import Game, Phase, RulesConfig
 from engine import actions as A
 from engine.state import GameState
@@ -73,7 +73,7 @@ def _end_turn(game: Game) -> Game:
     return ended
 
 
-def _play_on(game: Game, players: list[SearchPolicy], *, turn_only: bool = False) -> Game:
+def play_on(game: Game, players: Sequence[Player], *, turn_only: bool = False) -> Game:
     """Play ``game`` on with the default policy: to the end, or to the next turn start."""
     turn = game.state.turn
     for _ in range(MAX_STEPS):
@@ -93,7 +93,7 @@ def branches(
     for i, (game, _) in enumerate(_spending_turns(game_seed, seed, count)):
         ended = _end_turn(game)
         described = describe(ended.state.copy())
-        finished = _play_on(ended, self_play_players(seed * 31 + i + 1))
+        finished = play_on(ended, self_play_players(seed * 31 + i + 1))
         outcome = finished.outcome
         if outcome is not None and outcome.winner is not None:
             out.append((described, outcome.winner))
@@ -105,7 +105,7 @@ def spending_checks(seed: int, count: int) -> list[SpendingCheck]:
     checks = []
     for game, kind in _spending_turns(seed + 9_000_000, seed, count):
         seat = game.decider
-        spent = _play_on(game.copy(), self_play_players(seed * 31 + 1), turn_only=True)
+        spent = play_on(game.copy(), self_play_players(seed * 31 + 1), turn_only=True)
         if spent.is_over:  # the turn won the game: no turn start follows
             continue
         checks.append(SpendingCheck(seat, kind.__name__, spent.state, _end_turn(game).state))
