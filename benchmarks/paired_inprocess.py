@@ -6,7 +6,9 @@ workers with no sandbox and no clock: a bot's ``clock`` and ``cpu_clock`` attrib
 where it has them, are frozen and its ``max_samples`` set, so its games are reproducible
 and independent of the machine's load. Prints each bot's wins and, for every bot after
 the first, the paired difference in win rate with a 95% interval. A tuning tool: the
-figures that count are still the sandboxed ones of ``benchmarks/strength.py``.
+figures that count are still the sandboxed ones of ``benchmarks/strength.py``. Results
+are stored (:mod:`benchmarks.paired_store`, ``.cache/paired``): a baseline already played
+by the same code on the same seeds is read back, not replayed.
 
 Usage: ``python benchmarks/paired_inprocess.py search my_variant.py --games 1000``.
 """
@@ -23,12 +25,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.paired_store import Store
 from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.search_clock import make_reproducible
 from bots.player import Player
 from bots.registry import load_player_class
 from engine import Game, RulesConfig
 
+STORE = Path(__file__).resolve().parents[1] / ".cache" / "paired"
+"""Where results are stored by default (git-ignored)."""
 _candidate: type[Player] | None = None
 _samples = 8
 
@@ -64,20 +69,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=500_000)
     parser.add_argument("--samples", type=int, default=8, help="a bot's max_samples")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=STORE,
+        help="folder of stored results (games the same code played are not replayed)",
+    )
+    parser.add_argument("--no-store", action="store_true", help="play every game, store nothing")
     args = parser.parse_args(argv)
     seeds = range(args.seed, args.seed + args.games)
     results: dict[str, list[tuple[int, int, int]]] = {}
     for spec in args.bots:
         started = time.perf_counter()
-        context = multiprocessing.get_context("fork")
-        with context.Pool(args.jobs, _load, (spec, args.samples)) as pool:
-            rows = sorted(pool.imap_unordered(play, seeds, chunksize=4))
+        store = None if args.no_store else Store(args.store, spec, args.samples)
+        todo = list(seeds) if store is None else store.missing(seeds)
+        played: list[tuple[int, int, int]] = []
+        if todo:
+            context = multiprocessing.get_context("fork")
+            with context.Pool(args.jobs, _load, (spec, args.samples)) as pool:
+                played = list(pool.imap_unordered(play, todo, chunksize=4))
+        if store is not None:
+            store.add(played)
+            rows = store.take(seeds)
+        else:
+            rows = sorted(played)
         results[spec] = rows
         wins = sum(r[1] for r in rows)
         points = sum(r[2] for r in rows) / len(rows)
         print(
             f"{spec}: {wins}/{len(rows)} = {wins / len(rows):.1%}, mean points {points:.2f} "
-            f"(seeds {args.seed}+, {time.perf_counter() - started:.0f} s)",
+            f"(seeds {args.seed}+, {len(seeds) - len(todo)} stored, "
+            f"{time.perf_counter() - started:.0f} s)",
             flush=True,
         )
     base = args.bots[0]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from benchmarks import paired_inprocess as harness
@@ -18,7 +20,38 @@ def test_a_search_game_is_the_same_game_twice() -> None:
 def test_the_paired_difference_of_a_bot_with_itself_is_nil(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert harness.main(["heuristic", "heuristic", "--games", "4", "--jobs", "1"]) == 0
+    args = ["heuristic", "heuristic", "--games", "4", "--jobs", "1", "--no-store"]
+    assert harness.main(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split(":")[1] == lines[1].split(":")[1]  # the same wins and points
     assert "+0.000 wins a game" in lines[2]
+
+
+def _variant(folder: Path, wins_by: str) -> str:
+    """A scratch variant file: the heuristic, under another class name."""
+    path = folder / "variant.py"
+    path.write_text(
+        "from bots.builtin.heuristic import HeuristicPlayer\n"
+        f"class Variant(HeuristicPlayer):\n    name = {wins_by!r}\n"
+    )
+    return str(path)
+
+
+def test_stored_games_are_read_back_and_a_code_change_replays_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = _variant(tmp_path, "first")
+    store = ["--store", str(tmp_path / "store"), "--jobs", "1", "--seed", "600000"]
+
+    def run(games: int) -> str:
+        assert harness.main([spec, "--games", str(games), *store]) == 0
+        return capsys.readouterr().out.splitlines()[0]
+
+    first = run(2)
+    assert "0 stored" in first
+    again = run(3)
+    assert "2 stored" in again  # only the third game is played
+    _variant(tmp_path, "second")  # the bot's own file changed: nothing stored holds
+    replayed = run(3)
+    assert "0 stored" in replayed
+    assert replayed.split("(")[0] == again.split("(")[0]  # the same games, the same result
