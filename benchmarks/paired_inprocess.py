@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.paired_store import Store
+from benchmarks.paired_store import Row, Store
 from bots.builtin.heuristic import HeuristicPlayer
 from bots.builtin.search_clock import make_reproducible
 from bots.player import Player
@@ -45,7 +45,7 @@ def _load(spec: str, samples: int) -> None:
     _candidate, _samples = load_player_class(spec), samples
 
 
-def play(seed: int) -> tuple[int, int, int]:
+def play(seed: int) -> Row:
     """One game: (seed, 1 if the candidate won, its points)."""
     assert _candidate is not None
     seat = seed % 4
@@ -78,12 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-store", action="store_true", help="play every game, store nothing")
     args = parser.parse_args(argv)
     seeds = range(args.seed, args.seed + args.games)
-    results: dict[str, list[tuple[int, int, int]]] = {}
+    results: dict[str, list[Row]] = {}
     for spec in args.bots:
         started = time.perf_counter()
         store = None if args.no_store else Store(args.store, spec, args.samples)
         todo = list(seeds) if store is None else store.missing(seeds)
-        played: list[tuple[int, int, int]] = []
+        played: list[Row] = []
         if todo:
             context = multiprocessing.get_context("fork")
             with context.Pool(args.jobs, _load, (spec, args.samples)) as pool:
