@@ -105,9 +105,9 @@ def test_a_bot_that_loops_forever_is_still_stopped() -> None:
 
 
 def test_a_sleeping_bot_is_forfeited_on_the_game_wall_clock_budget() -> None:
-    """It sleeps 0.3 s a decision: within one decision's allowance (0.3 s charged less
+    """It sleeps 0.2 s a decision: within one decision's allowance (0.3 s charged less
     the slack), so only the game's wall-clock budget stops it."""
-    (result,) = _play(SLEEPER.replace("0.4", "0.3"), games=1, game_seconds=2.0)
+    (result,) = _play(SLEEPER.replace("0.4", "0.2"), games=1, game_seconds=2.0)
     faults = result.faults[0]  # type: ignore[attr-defined]
     assert faults and faults[-1].kind.value == "timeout", faults
     assert "for the game" in faults[-1].message, faults
