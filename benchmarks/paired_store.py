@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
@@ -27,12 +26,12 @@ Row = tuple[int, int, int]
 
 
 def _py_files(folder: Path) -> Iterable[Path]:
-    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+    return (p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def fingerprint(spec: str, samples: int) -> str:
     """A digest of the code that plays ``spec``'s games with ``samples`` a decision."""
-    path = Path(spec) if spec.endswith(".py") and os.path.isfile(spec) else resolve_bot(spec)
+    path = resolve_bot(spec)
     folder = path if path.is_dir() else path.parent
     files = {p.resolve() for d in CODE_DIRS for p in _py_files(ROOT / d)}
     files |= {p.resolve() for p in _py_files(folder)}

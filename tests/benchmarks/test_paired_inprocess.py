@@ -27,12 +27,12 @@ def test_the_paired_difference_of_a_bot_with_itself_is_nil(
     assert "+0.000 wins a game" in lines[2]
 
 
-def _variant(folder: Path, wins_by: str) -> str:
-    """A scratch variant file: the heuristic, under another class name."""
+def _variant(folder: Path, name: str) -> str:
+    """A scratch variant file: the heuristic under the bot name ``name``."""
     path = folder / "variant.py"
     path.write_text(
         "from bots.builtin.heuristic import HeuristicPlayer\n"
-        f"class Variant(HeuristicPlayer):\n    name = {wins_by!r}\n"
+        f"class Variant(HeuristicPlayer):\n    name = {name!r}\n"
     )
     return str(path)
 
