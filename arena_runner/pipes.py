@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
+import select
 import selectors
 import time
 from collections.abc import Callable
@@ -20,6 +23,10 @@ class LineTooLong(Exception):
     """A line exceeded the size limit."""
 
 
+_MAX_POLL_MS = 2**31 - 1
+"""The longest wait one ``poll`` takes (a C int of milliseconds)."""
+
+
 class LineReader:
     """Reads newline-terminated lines from a non-blocking file descriptor."""
 
@@ -28,8 +35,8 @@ class LineReader:
         self._fd = fd
         self._limit = limit
         self._buffer = bytearray()
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(fd, selectors.EVENT_READ)
+        self._poller = select.poll()
+        self._poller.register(fd, select.POLLIN)
 
     def read_line(self, deadline: float) -> bytes:
         """The next line (with its newline) before ``deadline`` (``time.monotonic()``)."""
@@ -47,7 +54,7 @@ class LineReader:
                 chunk = os.read(self._fd, 1 << 16)
             except BlockingIOError:
                 left = deadline - time.monotonic()
-                if left <= 0 or not self._selector.select(left):
+                if left <= 0 or not self._poller.poll(min(math.ceil(left * 1000), _MAX_POLL_MS)):
                     raise PipeTimeout from None
                 continue
             if not chunk:
@@ -58,15 +65,18 @@ class LineReader:
         """True if the other side wrote something not yet asked for (never blocks)."""
         if self._buffer:
             return True
+        if not self._poller.poll(0):  # the usual case: no failed read, no exception
+            return False
         try:
             chunk = os.read(self._fd, 1 << 16)
-        except (BlockingIOError, OSError):
+        except OSError:
             return False
         self._buffer += chunk
         return bool(chunk)
 
     def close(self) -> None:
-        self._selector.close()
+        with contextlib.suppress(KeyError):
+            self._poller.unregister(self._fd)
 
 
 def _write_some(fd: int, view: memoryview) -> memoryview:

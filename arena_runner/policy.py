@@ -45,6 +45,8 @@ class SandboxPolicy:
     ``cgroups``: give each bot its own cgroup (only where the probe found them usable).
     ``jail_layers``: tests of single layers only — the in-child layers to apply and
     require instead of the tier's own.
+    ``leave_asleep``: leave a bot asleep on its input pipe unfrozen where that sleep holds
+    (:attr:`sleep_holds`); False (benchmarks, tests) freezes it all the same.
     """
 
     tier: Tier
@@ -55,11 +57,20 @@ class SandboxPolicy:
     cgroups: bool = False
     freeze: bool = True
     jail_layers: tuple[str, ...] | None = None
+    leave_asleep: bool = True
 
     @property
     def required_layers(self) -> tuple[str, ...]:
         """The in-child layers every bot's hello must report as applied."""
         return self.tier.jail_layers if self.jail_layers is None else self.jail_layers
+
+    @property
+    def sleep_holds(self) -> bool:
+        """True when a bot asleep reading its input pipe stays asleep until the runner
+        writes to it: seccomp (a required layer) denies it every timer and every signal
+        to or from another process, and it cannot fork or start threads. Such a bot needs
+        no freeze while others decide (:meth:`SubprocessDriver.pause`)."""
+        return self.tier is not Tier.NONE and "seccomp" in self.required_layers
 
 
 UNTRUSTED_MINIMUM = Tier.NO_NAMESPACES

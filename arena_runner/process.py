@@ -30,6 +30,10 @@ from arena_runner.sandbox.uids import UidClaim, claim_uid
 
 _names = itertools.count()
 
+PIPE_READ_WCHANS = frozenset({b"anon_pipe_read", b"pipe_read"})
+"""What ``/proc/PID/wchan`` reads for a task asleep in ``read`` on an anonymous pipe
+(``anon_pipe_read`` on recent kernels, ``pipe_read`` on older ones)."""
+
 
 class BotProcess:
     """A running bot: its ``Popen`` (binary stdio pipes), its cgroup (or None), freezing."""
@@ -50,6 +54,8 @@ class BotProcess:
         """An open ``/proc/PID/schedstat`` of the bot's interpreter, re-read with pread."""
         self._freeze_fd: int | None = None
         """An open cgroup v2 ``cgroup.freeze`` of the bot's cgroup (None: none usable)."""
+        self._wchan_fd: int | None = None
+        """An open ``/proc/PID/wchan`` of the bot's interpreter, re-read with pread."""
         freeze_file = None if cgroup is None else cgroup.freeze_file
         if freeze_file is not None:
             with contextlib.suppress(OSError):
@@ -105,7 +111,7 @@ class BotProcess:
                 self._cpu_fd = os.open(f"/proc/{self._cpu_pid}/schedstat", os.O_RDONLY)
             return int(os.pread(self._cpu_fd, 64, 0).split(None, 1)[0]) / 1e9
         except (OSError, ValueError, IndexError):
-            self._close_cpu_fd()
+            self._close_proc_fds()
             return cpu_seconds(self._cpu_pid)
 
     def schedstat(self) -> tuple[float, float]:
@@ -118,7 +124,7 @@ class BotProcess:
             ran, waited = os.pread(self._cpu_fd, 64, 0).split()[:2]
             return int(ran) / 1e9, int(waited) / 1e9
         except (OSError, ValueError):
-            self._close_cpu_fd()
+            self._close_proc_fds()
             return cpu_seconds(self._cpu_pid), 0.0
 
     def waited(self) -> float:
@@ -132,14 +138,30 @@ class BotProcess:
                 self._cpu_fd = os.open(f"/proc/{self._cpu_pid}/schedstat", os.O_RDONLY)
             return int(os.pread(self._cpu_fd, 64, 0).split()[1]) / 1e9
         except (OSError, ValueError, IndexError):
-            self._close_cpu_fd()
+            self._close_proc_fds()
             return 0.0
 
-    def _close_cpu_fd(self) -> None:
-        if self._cpu_fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._cpu_fd)
-            self._cpu_fd = None
+    def asleep_on_input(self) -> bool:
+        """True only if the bot's interpreter is asleep in ``read`` on a pipe (what its
+        ``/proc/PID/wchan`` names): then nothing but data written to that pipe or a signal
+        wakes it. False whenever that is not known for sure: not yet found, unreadable
+        (no permission: the kernel reads ``0``), running, or asleep anywhere else (a
+        sleep, a poll with a timeout, a timer's file)."""
+        if self._cpu_pid is None:
+            return False
+        try:
+            if self._wchan_fd is None:
+                self._wchan_fd = os.open(f"/proc/{self._cpu_pid}/wchan", os.O_RDONLY)
+            return os.pread(self._wchan_fd, 64, 0) in PIPE_READ_WCHANS
+        except OSError:
+            return False
+
+    def _close_proc_fds(self) -> None:
+        for fd in (self._cpu_fd, self._wchan_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._cpu_fd = self._wchan_fd = None
 
     def freeze(self) -> None:
         """Stop it from running, without waiting: the cgroup v2 freezer where the bot has
@@ -176,7 +198,7 @@ class BotProcess:
         The innermost process dies first, so each bwrap layer reaps the one below and
         exits by itself: no orphan is left for init to reap."""
         self.killed = self.killed or self.popen.poll() is None
-        self._close_cpu_fd()
+        self._close_proc_fds()
         self.thaw()
         if self._freeze_fd is not None:
             with contextlib.suppress(OSError):

@@ -100,6 +100,8 @@ class SubprocessDriver:
         if policy is None:
             policy = resolve_policy() if spawn is None else SandboxPolicy(Tier.NONE)
         self.policy = policy
+        self._tmp_in_tmpfs = policy.tier.uses_bwrap
+        """The bot's tmp is a size-capped tmpfs (else a folder checked after each reply)."""
         self.end_timeout = end_timeout
         self._own_workdir = workdir is None and spawn is None
         self._workdir = workdir
@@ -125,7 +127,8 @@ class SubprocessDriver:
         self.cpu_mark = 0.0
         """The bot's CPU time when it last stopped deciding."""
         self._frozen_cpu: float | None = None
-        """The bot's CPU time when it was frozen after its last reply (None: not since)."""
+        """The bot's CPU time when it was paused after its last reply, frozen or left
+        asleep (None: not since)."""
         self._cpu_needed = 0
         """RLIMIT_CPU seconds a game needs (set by :meth:`prepare_game`)."""
         self._game_budget: float | None = None
@@ -205,11 +208,17 @@ class SubprocessDriver:
             self.launch()
 
     def pause(self) -> None:
-        """Freeze the bot while others decide (no-op when freezing is off); its CPU time
-        then is where its off-turn CPU starts to count."""
-        proc = self._proc
-        if self.policy.freeze and proc is not None and self._hello and not proc.frozen:
-            proc.freeze()
+        """Stop the bot from running while others decide (no-op when freezing is off);
+        its CPU time then is where its off-turn CPU starts to count. A bot already asleep
+        reading its input pipe is left asleep where that sleep holds
+        (:attr:`SandboxPolicy.sleep_holds`, unless ``leave_asleep`` is off): only the
+        runner's next prompt can wake it, and freezing it would cost two wake-ups of its
+        process (~12 µs a hand-over). Any other bot, running or asleep elsewhere, is
+        frozen."""
+        policy, proc = self.policy, self._proc
+        if policy.freeze and proc is not None and self._hello and not proc.frozen:
+            if not (policy.leave_asleep and policy.sleep_holds and proc.asleep_on_input()):
+                proc.freeze()
             self._frozen_cpu = proc.cpu()
 
     def pin(self, cpu: int) -> None:
@@ -278,7 +287,7 @@ class SubprocessDriver:
         observation: Observation,
     ) -> Fault | None:
         self._seat = seat
-        step = len(observation.history)
+        step = observation.step
         if not self.alive and self._launch_error is None:
             self.launch()
         if self._launch_error is not None:
@@ -340,7 +349,7 @@ class SubprocessDriver:
         return None
 
     def act(self, observation: Observation, clock: Clock) -> Action | Fault:
-        step = len(observation.history)
+        step = observation.step
         self.last_cpu = self.last_waited = 0.0
         data = self._stream.encode(observation)
         data["clock"] = clock.to_dict()
@@ -360,7 +369,7 @@ class SubprocessDriver:
             return self._fault(step, FaultKind.GARBAGE, f"unreadable action: {exc}")
 
     def end(self, observation: Observation, outcome: Outcome) -> Fault | None:
-        step = len(observation.history)
+        step = observation.step
         if not self.alive:
             return None
         data = self._stream.encode(observation)
@@ -474,7 +483,7 @@ class SubprocessDriver:
         """Below the bwrap tiers a bot's tmp is a folder of the worker's disk, bounded per
         file by RLIMIT_FSIZE only: after every reply its whole size is checked against
         the tmpfs size the bwrap tiers give (a message if over, else None)."""
-        if self.tier.uses_bwrap or proc.seat_dir is None:
+        if self._tmp_in_tmpfs or proc.seat_dir is None:
             return None
         cap = self.policy.limits.tmp_bytes
         used = disk_usage(proc.seat_dir.parent / "tmp")

@@ -1,8 +1,9 @@
 """Sandbox overhead, measured side by side in one run (min / median / max over repeats).
 
 1. spawn: a bot process from start to its ``ready`` (FULL tier vs plain subprocess);
-2. decision round trip of a trivial bot: sandboxed (FULL, frozen off turn), plain
-   subprocess (tier NONE, no freezing), in-process;
+2. decision round trip of a trivial bot: sandboxed (FULL: paused off turn, i.e. left
+   asleep on its input pipe or frozen; and frozen even when asleep, as before issue 25's
+   last step), plain subprocess (tier NONE, no freezing), in-process;
 3. whole 4-bot games (``random``, the same seeds in every mode): in-process vs sandboxed
    with processes reused across games, spawned per game, spawned per game from blank
    sandboxes started ahead (``BotRunner(warm=4)``), and reused but not on one CPU. The
@@ -130,6 +131,7 @@ def main() -> None:
     args = parser.parse_args()
     full = resolve_policy(Tier.FULL)
     plain = dataclasses.replace(full, tier=Tier.NONE, cgroups=False, freeze=False)
+    always_frozen = dataclasses.replace(full, leave_asleep=False)
     print(f"sandbox: {full.tier.name}, cgroups={full.cgroups}; {args.repeats} repeats")
     print(f"{'':44} {'min':>9} {'median':>9} {'max':>9}")
     for name, policy in (("FULL", full), ("plain subprocess", plain)):
@@ -138,6 +140,7 @@ def main() -> None:
     n = 300
     rows: dict[str, list[float]] = {
         "FULL": [],
+        "FULL, frozen even when asleep": [],
         "FULL, bot on another CPU": [],
         "plain subprocess": [],
         "in-process": [],
@@ -149,6 +152,7 @@ def main() -> None:
 
     for _ in range(args.repeats):
         rows["FULL"].append(round_trip(sandboxed, full, n))
+        rows["FULL, frozen even when asleep"].append(round_trip(sandboxed, always_frozen, n))
         rows["FULL, bot on another CPU"].append(round_trip(sandboxed, full, n, one_cpu=False))
         rows["plain subprocess"].append(round_trip(sandboxed, plain, n))
         rows["in-process"].append(round_trip(lambda r: InProcessDriver(rand), plain, n))
@@ -166,8 +170,11 @@ def main() -> None:
     print("overhead per game (paired: the same games, minus in-process):")
     for mode, values in extra.items():
         print(f"{'  ' + mode:44} {stats(values, 1000, 'ms')}")
-    decision = [f - i for f, i in zip(rows["FULL"], rows["in-process"], strict=True)]
-    print(f"{'overhead per decision, FULL - in-process':44} {stats(decision, 1e6, 'us')}")
+    for mode, label in (("FULL", "FULL"), ("FULL, frozen even when asleep", "frozen even asleep")):
+        decision = [f - i for f, i in zip(rows[mode], rows["in-process"], strict=True)]
+        print(
+            f"{'overhead per decision, ' + label + ' - in-process':44} {stats(decision, 1e6, 'us')}"
+        )
 
 
 if __name__ == "__main__":

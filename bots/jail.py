@@ -244,10 +244,11 @@ DENIED_SYSCALLS = (
     *("sync", "syncfs"),
     # watching the shared read-only folders (another bot loading its modules)
     *("inotify_init", "inotify_init1", "fanotify_init"),
-    # timers that deliver a signal of the bot's choosing (a SIGCONT wakes a bot stopped
-    # off turn); seccomp cannot read the sigevent, so POSIX timers are denied outright
-    # (setitimer/alarm only ever deliver SIGALRM, SIGVTALRM or SIGPROF, and stay allowed)
-    "timer_create",
+    # timers that signal the bot: a POSIX timer's SIGCONT wakes a bot stopped off turn
+    # (seccomp cannot read the sigevent, so they are denied outright), and an interval
+    # timer's SIGALRM would wake a bot left asleep on its input pipe off turn (the runner
+    # freezes only bots that could run: arena_runner.policy.SandboxPolicy.sleep_holds)
+    *("timer_create", "setitimer", "alarm"),
 )
 SELF_ONLY_SYSCALLS = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 """Signals: only to its own pid (arg 0)."""

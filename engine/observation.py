@@ -252,6 +252,11 @@ class Observation:
         """Every step so far, with chance outcomes masked for this seat."""
         return History(self._steps, self._steps_len, self.seat)
 
+    @property
+    def step(self) -> int:
+        """Steps played so far: ``len(self.history)``, without building the history."""
+        return self._steps_len
+
     def with_clock(self, clock: Clock | None) -> Observation:
         """A copy of this observation carrying ``clock``."""
         copy = Observation.__new__(Observation)

@@ -1,9 +1,13 @@
-"""A bot frozen off turn cannot run: not even with a POSIX timer that sends it SIGCONT
-(the trick that woke a SIGSTOPped bot: 1 s of CPU per second "frozen"). Two layers stop
-it, each shown alone: the cgroup v2 freezer (a frozen task ignores SIGCONT) and seccomp
-(no POSIX timers). The positive control runs the same timer code against a plain
-SIGSTOP, outside the sandbox: it keeps running. CPU a bot uses off turn anyway is
-charged to its time bank."""
+"""A bot cannot run off turn. A bot that could run is frozen: not even a POSIX timer
+that sends it SIGCONT wakes it (the trick that woke a SIGSTOPped bot: 1 s of CPU per
+second "frozen"), nor CPU it burns right after its reply. Two layers stop the timers,
+each shown alone: the cgroup v2 freezer (a frozen task ignores SIGCONT) and seccomp (no
+POSIX or interval timers). A bot asleep reading its input pipe is left asleep, not frozen
+(:attr:`arena_runner.policy.SandboxPolicy.sleep_holds`): seccomp's denial of the interval
+timer is what keeps it asleep (removing ``setitimer`` from the deny list makes
+``test_the_full_sandbox_gives_no_cpu_off_turn`` fail). Positive controls: the timer code
+keeps a SIGSTOPped plain process running, and the burner runs off turn unfrozen. CPU a
+bot uses off turn anyway is charged to its time bank."""
 
 from __future__ import annotations
 
@@ -30,9 +34,9 @@ WITHOUT_SECCOMP = ("rlimits", "no_new_privs", "landlock")
 BANK = 5.0
 
 
-def _play(**policy_changes: Any) -> tuple[Played, float, float]:
+def _play(name: str = "sigcont_timer", **policy_changes: Any) -> tuple[Played, float, float]:
     played = play_hostile(
-        "sigcont_timer",
+        name,
         decision=0.5,
         bank=BANK,
         victim_source=SLOW_VICTIM,
@@ -53,8 +57,21 @@ def _quiet(offturn: float, others: float) -> bool:
 def test_the_full_sandbox_gives_no_cpu_off_turn() -> None:
     need_cgroups()
     played, offturn, others = _play()
-    assert "timer_create denied" in played.log
+    assert "timer_create denied" in played.log and "setitimer denied" in played.log
     assert _quiet(offturn, others), (offturn, others)
+
+
+def test_cpu_burned_after_each_reply_is_frozen() -> None:
+    played, offturn, others = _play("offturn_burner")
+    assert "hooked the runtime's loop" in played.log
+    assert played.result.forfeited == set()
+    assert _quiet(offturn, others), (offturn, others)
+
+
+def test_control_unfrozen_the_burner_runs_off_turn() -> None:
+    played, offturn, others = _play("offturn_burner", freeze=False)
+    assert "hooked the runtime's loop" in played.log
+    assert not _quiet(offturn, others), (offturn, others)
 
 
 def test_the_cgroup_freezer_alone_holds_against_the_sigcont_timer() -> None:
@@ -66,7 +83,7 @@ def test_the_cgroup_freezer_alone_holds_against_the_sigcont_timer() -> None:
 
 def test_seccomp_alone_denies_the_timer_under_sigstop() -> None:
     played, offturn, others = _play(cgroups=False)
-    assert "timer_create denied" in played.log
+    assert "timer_create denied" in played.log and "setitimer denied" in played.log
     assert _quiet(offturn, others), (offturn, others)
 
 

@@ -1,7 +1,8 @@
 """Hostile: runs while it is supposed to be frozen. It arms a POSIX timer delivering
 SIGCONT every millisecond (a process stopped with SIGSTOP wakes on it) and a SIGCONT
 handler that burns CPU, falling back to a SIGALRM interval timer when the POSIX timer
-is denied. It reports which timer it got on stderr."""
+is denied (that SIGALRM would wake it from a sleep on its input pipe, where the runner
+leaves it unfrozen). It reports which timers it got on stderr."""
 
 import ctypes
 import signal
@@ -63,6 +64,10 @@ class SigcontTimer(Player):
             how = arm_sigcont_timer()
             if "denied" in how:
                 signal.signal(signal.SIGALRM, burn)
-                signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
+                try:
+                    signal.setitimer(signal.ITIMER_REAL, 0.001, 0.02)
+                    how += "; setitimer armed"
+                except OSError as exc:
+                    how += f"; setitimer denied (errno {exc.errno})"
             print(how, file=sys.stderr, flush=True)
         return self.rng.choice(observation.legal_actions)
