@@ -66,11 +66,12 @@ class SandboxPolicy:
 
     @property
     def sleep_holds(self) -> bool:
-        """True when a bot asleep reading its input pipe stays asleep until the runner
-        writes to it: seccomp (a required layer) denies it every timer and every signal
-        to or from another process, and it cannot fork or start threads. Such a bot needs
-        no freeze while others decide (:meth:`SubprocessDriver.pause`)."""
-        return self.tier is not Tier.NONE and "seccomp" in self.required_layers
+        """True when a bot asleep reading a pipe stays asleep until the runner writes to
+        it: seccomp (a required layer) denies it every timer and every signal to another
+        process, and it cannot fork or start threads; bwrap's namespaces keep every other
+        bot from its process, its pipes (``/proc/PID/fd``) and its tmp (a FIFO there).
+        Such a bot needs no freeze while others decide (:meth:`SubprocessDriver.pause`)."""
+        return self.tier.uses_bwrap and "seccomp" in self.required_layers
 
 
 UNTRUSTED_MINIMUM = Tier.NO_NAMESPACES

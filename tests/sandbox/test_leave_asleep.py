@@ -4,7 +4,8 @@ frozen (:meth:`arena_runner.subprocess_driver.SubprocessDriver.pause`).
 What the runner reads (``/proc/PID/wchan``) tells a read on a pipe from every other way
 of waiting, the ones a timer or a clock ends included: a sleep, a poll with a timeout,
 a read on a timer's file. Where the sleep does not hold (no seccomp, which denies the
-timers that could end it) or ``leave_asleep`` is off, the bot is frozen all the same.
+timers that could end it, or no bwrap namespaces, which keep other bots from its pipes)
+or ``leave_asleep`` is off, the bot is frozen all the same.
 Whether a bot left asleep then stays quiet is shown by ``test_offturn.py``."""
 
 from __future__ import annotations
@@ -86,9 +87,12 @@ def test_an_unknown_interpreter_is_never_asleep_on_input() -> None:
         popen.wait()
 
 
-def test_the_sleep_holds_only_under_seccomp() -> None:
+def test_the_sleep_holds_only_under_seccomp_in_bwrap_s_namespaces() -> None:
     assert SandboxPolicy(Tier.FULL).sleep_holds
-    assert SandboxPolicy(Tier.NO_LANDLOCK).sleep_holds
+    assert SandboxPolicy(Tier.BWRAP_NO_LANDLOCK).sleep_holds
+    # without namespaces, a bot of the same uid could open another's pipe through /proc
+    assert not SandboxPolicy(Tier.NO_NAMESPACES).sleep_holds
+    assert not SandboxPolicy(Tier.NO_LANDLOCK).sleep_holds
     assert not SandboxPolicy(Tier.NONE).sleep_holds
     assert not SandboxPolicy(Tier.FULL, jail_layers=("rlimits", "landlock")).sleep_holds
 
