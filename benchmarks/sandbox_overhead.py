@@ -140,7 +140,7 @@ def main() -> None:
     n = 300
     rows: dict[str, list[float]] = {
         "FULL": [],
-        "FULL, frozen even when asleep": [],
+        "FULL, always frozen": [],
         "FULL, bot on another CPU": [],
         "plain subprocess": [],
         "in-process": [],
@@ -152,7 +152,7 @@ def main() -> None:
 
     for _ in range(args.repeats):
         rows["FULL"].append(round_trip(sandboxed, full, n))
-        rows["FULL, frozen even when asleep"].append(round_trip(sandboxed, always_frozen, n))
+        rows["FULL, always frozen"].append(round_trip(sandboxed, always_frozen, n))
         rows["FULL, bot on another CPU"].append(round_trip(sandboxed, full, n, one_cpu=False))
         rows["plain subprocess"].append(round_trip(sandboxed, plain, n))
         rows["in-process"].append(round_trip(lambda r: InProcessDriver(rand), plain, n))
@@ -170,7 +170,7 @@ def main() -> None:
     print("overhead per game (paired: the same games, minus in-process):")
     for mode, values in extra.items():
         print(f"{'  ' + mode:44} {stats(values, 1000, 'ms')}")
-    for mode, label in (("FULL", "FULL"), ("FULL, frozen even when asleep", "frozen even asleep")):
+    for mode, label in (("FULL", "FULL"), ("FULL, always frozen", "always frozen")):
         decision = [f - i for f, i in zip(rows[mode], rows["in-process"], strict=True)]
         print(
             f"{'overhead per decision, ' + label + ' - in-process':44} {stats(decision, 1e6, 'us')}"
