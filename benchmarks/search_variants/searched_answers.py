@@ -34,11 +34,12 @@ class SearchedAnswersPlayer(search.SearchPlayer):
         start, cpu_start = self.clock(), self.cpu_clock()
         chosen = super().act(observation)
         phase = observation.phase
+        answers: tuple[Action, ...]
         if phase is Phase.TRADE_RESPONSE and observation.offer is not None:
             answers = (A.ACCEPT, A.REJECT)
         elif phase is Phase.TRADE_CONFIRM:
-            answers = tuple(a for a in observation.legal_actions if isinstance(a, A.ConfirmTrade))
-            answers += (A.CANCEL,)
+            confirms = (a for a in observation.legal_actions if isinstance(a, A.ConfirmTrade))
+            answers = (*confirms, A.CANCEL)
         else:
             return chosen
         legal = observation.legal_actions
