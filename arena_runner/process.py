@@ -31,8 +31,10 @@ from arena_runner.sandbox.uids import UidClaim, claim_uid
 _names = itertools.count()
 
 PIPE_READ_WCHANS = frozenset({b"anon_pipe_read", b"pipe_read"})
-"""What ``/proc/PID/wchan`` reads for a task asleep in ``read`` on an anonymous pipe
-(``anon_pipe_read`` on recent kernels, ``pipe_read`` on older ones)."""
+"""What ``/proc/PID/wchan`` reads for a task asleep in ``read`` on a pipe: an anonymous
+one on recent kernels (``anon_pipe_read``), any one on older kernels (``pipe_read``, a
+FIFO's too: bwrap's namespaces keep other bots from a bot's FIFOs, see
+:attr:`~arena_runner.policy.SandboxPolicy.sleep_holds`)."""
 
 
 class BotProcess:
