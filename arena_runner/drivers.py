@@ -110,9 +110,7 @@ class InProcessDriver:
 
     def act(self, observation: Observation, clock: Clock) -> Action | Fault:
         if self.player is None or self.view is None:
-            return Fault(
-                self.seat, len(observation.history), FaultKind.ERROR, "the bot did not start"
-            )
+            return Fault(self.seat, observation.step, FaultKind.ERROR, "the bot did not start")
         seen = self.view(observation.with_clock(clock))
         began = time.thread_time()
         try:
@@ -123,7 +121,7 @@ class InProcessDriver:
             self.last_cpu = time.thread_time() - began
         if not isinstance(action, Action):
             message = f"act() returned {action!r:.200} ({type(action).__name__}), not an Action"
-            return Fault(self.seat, len(observation.history), FaultKind.ERROR, message)
+            return Fault(self.seat, observation.step, FaultKind.ERROR, message)
         return action
 
     def end(self, observation: Observation, outcome: Outcome) -> Fault | None:
@@ -151,7 +149,7 @@ class InProcessDriver:
     def _fault(self, observation: Observation, doing: str, exc: Exception) -> Fault:
         return Fault(
             self.seat,
-            len(observation.history),
+            observation.step,
             FaultKind.ERROR,
             f"{doing} raised {type(exc).__name__}: {exc}",
             traceback.format_exc(),

@@ -102,7 +102,7 @@ class PersonDriver:
             self.last_waited = time.perf_counter() - began  # never charged to the bank
 
     def _wait(self, observation: Observation, clock: Clock) -> Action | Fault:
-        step = len(observation.history)
+        step = observation.step
         seconds = self.decision_seconds
         if clock.game is not None:  # what is left of the person's budget for the game
             seconds = min(seconds, max(clock.game, 0.0))

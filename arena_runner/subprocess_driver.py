@@ -102,6 +102,8 @@ class SubprocessDriver:
         self.policy = policy
         self._tmp_in_tmpfs = policy.tier.uses_bwrap
         """The bot's tmp is a size-capped tmpfs (else a folder checked after each reply)."""
+        self._may_leave_asleep = policy.leave_asleep and policy.sleep_holds
+        """A bot asleep on its input may be left so off turn (the policy's, read once)."""
         self.end_timeout = end_timeout
         self._own_workdir = workdir is None and spawn is None
         self._workdir = workdir
@@ -213,11 +215,12 @@ class SubprocessDriver:
         reading its input pipe is left asleep where that sleep holds
         (:attr:`SandboxPolicy.sleep_holds`, unless ``leave_asleep`` is off): only the
         runner's next prompt can wake it, and freezing it would cost two wake-ups of its
-        process (~12 µs a hand-over). Any other bot, running or asleep elsewhere, is
+        process (the freezer's ~12 µs a hand-over, against ~2 µs to read where it
+        sleeps). Any other bot, running or asleep elsewhere, is
         frozen."""
-        policy, proc = self.policy, self._proc
-        if policy.freeze and proc is not None and self._hello and not proc.frozen:
-            if not (policy.leave_asleep and policy.sleep_holds and proc.asleep_on_input()):
+        proc = self._proc
+        if self.policy.freeze and proc is not None and self._hello and not proc.frozen:
+            if not (self._may_leave_asleep and proc.asleep_on_input()):
                 proc.freeze()
             self._frozen_cpu = proc.cpu()
 
