@@ -2,23 +2,28 @@
 
 Search bots cannot see opponents' cards or the deck. :func:`determinize` samples the
 hidden parts (opponents' resource cards and development cards, the deck's composition)
-uniformly from the cards unaccounted for, and copies everything public, so a bot can
-search over ``Game`` copies without ever seeing the real hidden state. What the public
-history proves is kept: a seat in a pending trade holds the cards it offered or would
-give (:func:`known_holdings`).
+from what the seat knows, and copies everything public, so a bot can search over
+``Game`` copies without ever seeing the real hidden state. The opponents' resource cards
+are followed through the public history (:class:`engine.hand_tracker.HandTracker`: only
+a steal between two other seats hides a card's kind); what a pending trade proves is
+kept (:func:`known_holdings`). Development cards and the deck are dealt uniformly from
+the cards unaccounted for.
 """
 
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
+from typing import Final
 
 from engine.errors import EngineError
 from engine.game import Game
+from engine.hand_tracker import HandTracker
 from engine.observation import Observation
 from engine.phases import Phase
 from engine.rng import SECRET_BYTES, GameChance
 from engine.rules.derived import rebuild_derived
-from engine.state import GameState
+from engine.state import GameState, Step
 from engine.types import BANK_PER_RESOURCE, DEV_DECK
 
 
@@ -61,7 +66,48 @@ def known_holdings(obs: Observation) -> dict[int, list[int]]:
     return known
 
 
+TRACK_HANDS = True
+"""Follow the opponents' cards through the history (False: deal them uniformly from
+the cards unaccounted for, as before; kept for measuring the difference)."""
+_TRACKERS_KEPT: Final = 8
+_trackers: OrderedDict[tuple[int, int], tuple[list[Step], HandTracker]] = OrderedDict()
+"""Trackers by (history list, seat), so that each decision reads only the new steps.
+Each entry holds its list, so the list's ``id`` cannot be reused while it is kept."""
+
+
+def hand_tracker(obs: Observation, rng: random.Random) -> HandTracker:
+    """The tracker of ``obs``'s seat in ``obs``'s game, brought up to ``obs`` (a new one
+    draws its own generator's seed from ``rng``)."""
+    assert obs.seat is not None
+    steps = obs._steps
+    key = (id(steps), obs.seat)
+    history = obs.history
+    kept = _trackers.get(key)
+    if kept is not None and kept[0] is steps and kept[1].continues(history):
+        tracker = kept[1]
+        _trackers.move_to_end(key)
+    else:
+        tracker = HandTracker(obs, random.Random(rng.getrandbits(64)))
+        _trackers[key] = (steps, tracker)
+        while len(_trackers) > _TRACKERS_KEPT:
+            _trackers.popitem(last=False)
+    tracker.update(history)
+    return tracker
+
+
 def _deal_hands(obs: Observation, me: int, rng: random.Random) -> list[list[int]]:
+    """Every seat's resource hand: mine as observed, the others' followed through the
+    history (:func:`hand_tracker`), or, if that fails (a history that does not start
+    at the game's start), dealt uniformly from the cards unaccounted for."""
+    if TRACK_HANDS:
+        try:
+            return hand_tracker(obs, rng).sample(obs, known_holdings(obs), rng)
+        except EngineError:
+            pass
+    return _deal_uniformly(obs, me, rng)
+
+
+def _deal_uniformly(obs: Observation, me: int, rng: random.Random) -> list[list[int]]:
     """Every seat's resource hand: mine as observed; the others' known cards, and the
     rest of each count dealt from the cards unaccounted for."""
     n, mine = len(obs.resource_counts), obs.hand
