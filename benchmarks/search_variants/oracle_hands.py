@@ -22,6 +22,10 @@ three heuristics), each against ``horizon4.py``'s 174/300 = 58.0% on the same ga
 So a tracker of the opponents' resource cards through the public history could buy up
 to ~7 points at the 1 s clock's horizon (less what steals hide), and their development
 cards ~3 more: the next lever for issue 22's 1 s goal.
+
+That tracker landed (:mod:`engine.hand_tracker`): ``horizon4.py`` with it won 196/300 =
+65.3% on the same games (``uniform_hands.py`` is the old dealing), as much as the true
+resource cards gave here.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ starts from the default policy's choice: the heuristic's rules with a
 retuned goal (:mod:`bots.builtin.search_policy`). When building, discarding, choosing a
 card's resources and moving the robber, that choice and its plausible alternatives
 (:mod:`bots.builtin.search_candidates`) are each played on sampled games consistent with
-what the seat saw, all on the same sample and dice, by the default policy for every
+what the seat saw (the opponents' resource cards followed through the public history,
+:mod:`engine.hand_tracker`), all on the same sample and dice, by the default policy for every
 seat, and scored by a value model fitted on self-play
 (:mod:`bots.builtin.search_rollout`, :mod:`bots.builtin.search_value`); an alternative
 replaces the default only when it is better by more than its noise. The search runs
