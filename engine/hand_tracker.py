@@ -170,18 +170,18 @@ class HandTracker:
         apply_action(s, A.MoveRobber(action.hex, None))
         if victim is None:
             return
-        before = [list(hand) for hand in s.hands]
-        victim_hand = s.hands[victim]
+        hands = s.hands
         if isinstance(outcome, int):
-            card = outcome
-        else:
-            self._close_flow()
-            self._steal(seat, victim)
-            card = max(range(5), key=victim_hand.__getitem__)
-        victim_hand[card] -= 1
-        s.hands[seat][card] += 1
-        if isinstance(outcome, int):
-            self._flow.add(before, s.hands)
+            before = [list(hand) for hand in hands]
+            hands[victim][outcome] -= 1
+            hands[seat][outcome] += 1
+            self._flow.add(before, hands)
+            return
+        self._close_flow()
+        self._steal(seat, victim)
+        card = max(range(5), key=hands[victim].__getitem__)
+        hands[victim][card] -= 1
+        hands[seat][card] += 1
 
     # --- the particles ----------------------------------------------------------------
 
@@ -233,11 +233,6 @@ class HandTracker:
                     hand[resource] = 0
 
     # --- sampling ---------------------------------------------------------------------
-
-    @property
-    def bank(self) -> list[int]:
-        """The bank's cards as the public history leaves them."""
-        return list(self._state.bank)
 
     def _fitting(self, counts: Sequence[int]) -> list[Hands]:
         """The particles brought up to now, best first kept: those that could have paid
