@@ -18,31 +18,13 @@ from typing import Final
 
 from engine.errors import EngineError
 from engine.game import Game
-from engine.hand_tracker import HandTracker
+from engine.hand_tracker import HandTracker, deal
 from engine.observation import Observation
 from engine.phases import Phase
 from engine.rng import SECRET_BYTES, GameChance
 from engine.rules.derived import rebuild_derived
 from engine.state import GameState, Step
 from engine.types import BANK_PER_RESOURCE, DEV_DECK
-
-
-def _deal(pool: list[int], counts: dict[int, int], rng: random.Random) -> dict[int, list[int]]:
-    """Deal ``counts[seat]`` items to each seat from the multiset ``pool`` (counts per
-    kind); return each seat's counts per kind and leave the rest in ``pool``."""
-    items = [kind for kind, n in enumerate(pool) for _ in range(n)]
-    rng.shuffle(items)
-    dealt: dict[int, list[int]] = {}
-    for seat, count in counts.items():
-        if count > len(items):
-            raise EngineError("observation is inconsistent: more hidden cards than exist")
-        hand = [0] * len(pool)
-        for kind in items[:count]:
-            hand[kind] += 1
-            pool[kind] -= 1
-        del items[:count]
-        dealt[seat] = hand
-    return dealt
 
 
 def known_holdings(obs: Observation) -> dict[int, list[int]]:
@@ -119,7 +101,7 @@ def _deal_uniformly(obs: Observation, me: int, rng: random.Random) -> list[list[
     if min(unseen) < 0 or any(sum(known[p]) > obs.resource_counts[p] for p in known):
         raise EngineError("observation is inconsistent: known cards exceed the hidden ones")
     rest = {p: obs.resource_counts[p] - sum(known[p]) for p in known}
-    dealt = _deal(unseen, rest, rng)
+    dealt = deal(unseen, rest, rng)
     hands = []
     for p in range(n):
         if p == me:
@@ -140,7 +122,7 @@ def _deal_hidden(s: GameState, obs: Observation, me: int, rng: random.Random) ->
     n = len(obs.resource_counts)
     s.hands = _deal_hands(obs, me, rng)
     unseen_devs = [DEV_DECK[k] - obs.dev_cards[k] - obs.played_dev_cards[k] for k in range(5)]
-    devs = _deal(unseen_devs, {p: obs.dev_counts[p] for p in range(n) if p != me}, rng)
+    devs = deal(unseen_devs, {p: obs.dev_counts[p] for p in range(n) if p != me}, rng)
     s.devs = [list(obs.dev_cards) if p == me else devs[p] for p in range(n)]
     s.deck = unseen_devs
     if sum(s.deck) != obs.deck_size:

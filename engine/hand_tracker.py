@@ -264,6 +264,24 @@ class HandTracker:
         return reconcile(hands, obs, known, rng)
 
 
+def deal(pool: list[int], counts: dict[int, int], rng: random.Random) -> dict[int, list[int]]:
+    """Deal ``counts[seat]`` items to each seat from the multiset ``pool`` (counts per
+    kind); return each seat's counts per kind and leave the rest in ``pool``."""
+    items = [kind for kind, n in enumerate(pool) for _ in range(n)]
+    rng.shuffle(items)
+    dealt: dict[int, list[int]] = {}
+    for seat, count in counts.items():
+        if count > len(items):
+            raise EngineError("observation is inconsistent: more hidden cards than exist")
+        hand = [0] * len(pool)
+        for kind in items[:count]:
+            hand[kind] += 1
+            pool[kind] -= 1
+        del items[:count]
+        dealt[seat] = hand
+    return dealt
+
+
 def _take_one(hand: list[int], floor: list[int], kind: int | None, rng: random.Random) -> int:
     """Remove one card from ``hand`` above ``floor`` (of ``kind``, or of a kind drawn in
     proportion to the cards above the floor); return its kind."""
@@ -302,13 +320,7 @@ def reconcile(
             seat = rng.choices(holders, weights)[0]
             _take_one(hands[seat], known[seat], r, rng)
             left[r] += 1
-    pool = [kind for kind, count in enumerate(left) for _ in range(count)]
-    rng.shuffle(pool)
+    dealt = deal(left, {p: counts[p] - sum(hands[p]) for p in others}, rng)
     for p in others:
-        short = counts[p] - sum(hands[p])
-        if short > len(pool):
-            raise EngineError("observation is inconsistent: more hidden cards than exist")
-        for kind in pool[:short]:
-            hands[p][kind] += 1
-        del pool[:short]
+        hands[p] = [h + d for h, d in zip(hands[p], dealt[p], strict=True)]
     return hands
