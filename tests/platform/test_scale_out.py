@@ -1,8 +1,8 @@
 """Scale-out, proven: two worker machines (network namespaces of this test's own, see
 ``netns.py``) play a ladder and a Swiss tournament through a PostgreSQL and a Redis that
 listen on the machines' subnet only; one beat runs on the host (the control machine).
-Once both machines have played and m1 holds a running match, m1 is cut off (its link
-deleted, every process of it SIGKILLed). Then: every match finishes exactly once (the
+Once both machines have played and m1, frozen (every process of it stopped), holds a
+running match, m1 is cut off (its link deleted, every process of it SIGKILLed). Then: every match finishes exactly once (the
 lost attempt in its log, named after m1), the tournament finishes, the ratings equal
 ``recompute_ratings``, m2 played everything after the cut, and the time to recover (the
 cut to the lost match finished on m2) is reported in ``.artifacts/scale-out/``.
@@ -56,8 +56,8 @@ SEATS = 3
 """Tables of three: a lost match's deadline is every seat's start-up allowance (44 s) and
 game budget plus 30 s, so three seats come back ~50 s sooner than four."""
 ENTRIES = 6
-FRESH_SECONDS = 1.0
-"""The cut waits for a match m1 started this recently, so that it cannot end first."""
+SETTLE_SECONDS = 0.5
+"""Once m1 is frozen, what it sent before (a commit in flight) lands within this."""
 TICKS = {
     "CATAN_ARENA_REAPER_SECONDS": "2",
     "CATAN_ARENA_LADDER_TICK_SECONDS": "2",
@@ -242,29 +242,33 @@ def run_scenario(cluster: Cluster, *, reaper: bool) -> dict[str, Any]:
     start_worker(cluster, "m2", extra)
     start_beat(cluster, extra)
 
+    m1 = cluster.network.machines["m1"]
     held: list[Match] = []
 
-    def ready_to_cut() -> bool:
-        """Both machines played and m1 holds a match it started less than a second ago,
-        read last so that the cut follows at once (a match of random bots lasts seconds:
-        one nearly over could end between the look and the cut, as one did in CI)."""
-        if finished_on("m1") < 1 or finished_on("m2") < 1:
-            return False
-        fresh = timezone.now() - timedelta(seconds=FRESH_SECONDS)
-        running = Match.objects.filter(
-            status="running", worker__startswith="m1:", started_at__gte=fresh
-        ).first()
-        held[:] = [] if running is None else [running]
-        return running is not None
+    def holds_a_match() -> Match | None:
+        return Match.objects.filter(status="running", worker__startswith="m1:").first()
 
-    cluster.wait(ready_to_cut, 120, "both machines to play and m1 to start a match")
-    cluster.network.cut(cluster.network.machines["m1"])
+    def frozen_holding_a_match() -> bool:
+        """Both machines played and m1, frozen (every process of it stopped, so that no
+        match of it can end before the cut), holds a running match. A match of random
+        bots lasts seconds: one seen running could end between a look and the cut, as one
+        did in CI twice, so m1 is stopped first and looked at after its last writes land;
+        if it holds nothing then, it runs on and the wait goes on."""
+        if finished_on("m1") < 1 or finished_on("m2") < 1 or holds_a_match() is None:
+            return False
+        stopped = cluster.network.freeze(m1)
+        time.sleep(SETTLE_SECONDS)
+        held[:] = [match] if (match := holds_a_match()) else []
+        if not held:
+            cluster.network.thaw(stopped)
+        return bool(held)
+
+    cluster.wait(frozen_holding_a_match, 120, "both machines to play and m1 to hold a match")
+    cluster.network.cut(m1)
     cut_at = timezone.now()
     lost = held[0]
     lost.refresh_from_db()
-    if lost.status != "running":  # it ended all the same: any match m1 still holds is lost
-        lost = Match.objects.filter(status="running", worker__startswith="m1:").first() or lost
-    assert lost.status == "running", f"match {lost.pk} ended in the instant before the cut"
+    assert lost.status == "running", f"match {lost.pk} ended while m1 was frozen"
     assert lost.deadline is not None
     budget = (lost.deadline - cut_at).total_seconds()
     report: dict[str, Any] = {

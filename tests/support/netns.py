@@ -216,6 +216,18 @@ class Network:
     def routes(self, machine: Machine) -> str:
         return run("ip", "-n", machine.netns, "route", "show", "table", "all").stdout
 
+    def freeze(self, machine: Machine) -> set[int]:
+        """Stop everything the machine runs (SIGSTOP): it writes nothing more until
+        :meth:`thaw` or :meth:`cut`. The processes stopped."""
+        stopped: set[int] = set()
+        for process in machine.processes:
+            stopped |= stop_tree(process.pid, machine.netns)
+        return stopped
+
+    def thaw(self, stopped: set[int]) -> None:
+        """Let what :meth:`freeze` stopped run on (SIGCONT)."""
+        _signal(stopped, signal.SIGCONT)
+
     def cut(self, machine: Machine) -> None:
         """Unplug the machine (its veth pair deleted), then kill everything it ran."""
         run("ip", "link", "del", machine.link)
@@ -288,21 +300,28 @@ def machine_pids(root: int, netns: str) -> set[int]:
     return {pid for pid in found if pid in table and pid != os.getpid()}
 
 
-def kill_tree(root: int, netns: str) -> None:
+def stop_tree(root: int, netns: str) -> set[int]:
     """SIGSTOP everything the machine runs (nothing forks or reparents any more), until
-    no new process shows up, then SIGKILL it all: a machine lost, all at once."""
+    no new process shows up; the processes stopped."""
     stopped: set[int] = set()
     for _ in range(20):
         fresh = machine_pids(root, netns) - stopped
         if not fresh:
             break
-        for pid in fresh:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGSTOP)
+        _signal(fresh, signal.SIGSTOP)
         stopped |= fresh
-    for pid in stopped:
+    return stopped
+
+
+def kill_tree(root: int, netns: str) -> None:
+    """Stop everything the machine runs, then SIGKILL it all: a machine lost, all at once."""
+    _signal(stop_tree(root, netns), signal.SIGKILL)
+
+
+def _signal(pids: set[int], number: signal.Signals) -> None:
+    for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, number)
 
 
 def postgres_on(address: str, subnet: str) -> Postgres:
