@@ -118,8 +118,9 @@ bench-pages: setup
 bench-strength: setup
 	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
 	$(PY) benchmarks/strength.py bots/examples/first_bot.py random --games 100 --decision-ms 100
-	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100
-	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 1000
+	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100 --save .cache/strength/search-100ms.json
+	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 1000 --save .cache/strength/search-1s.json
+	$(PY) benchmarks/strength_difference.py .cache/strength/search-100ms.json .cache/strength/search-1s.json
 	$(PY) benchmarks/strength.py bots/examples/trained_policy heuristic --games 1000 --decision-ms 100
 	@if [ -d .cache/catanatron-src ]; then \
 		$(PY) benchmarks/strength_vs_catanatron.py search --games 200 --decision-ms 100; \

@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from arena_runner import SeatDriver, SubprocessDriver, play_match
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="first seed (default: fresh)")
     parser.add_argument("--no-trade", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--save", type=Path, help="write the result here as JSON")
     args = parser.parse_args(argv)
     seed = secrets.randbits(48) if args.seed is None else args.seed
     result = run(
@@ -176,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.json:
         print(json.dumps(result))
+    if args.save is not None:
+        args.save.parent.mkdir(parents=True, exist_ok=True)
+        args.save.write_text(json.dumps(result | {"seed": seed}) + "\n")
     return 0
 
 
