@@ -30,7 +30,11 @@ one session): at 100 ms 133/200 = 66.5% [59.7-72.7] and 125/200 = 62.5% [55.6-68
 1 s 146/200 = 73.0% [66.5-78.7] and 140/200 = 70.0% [63.3-75.9], 286/400 = 71.5%
 [66.9-75.7] (153-160 ms a decision, 13.7-14.4 s of CPU a game): +7.0 points over 100 ms
 (95% interval ±6.4). In-process (``benchmarks/search_variants/uniform_hands.py``) the
-tracker alone was worth +7.3 points at the 1 s clock's horizon.
+tracker alone was worth +7.3 points at the 1 s clock's horizon. The next session's whole
+``make bench-strength`` run (fresh seeds again): 100 ms 136/200 = 68.0% [61.2-74.1], 1 s
+126/200 = 63.0% [56.1-69.4], 1 s minus 100 ms -5.0 points [-14.2 to +4.3]; the three
+runs pooled, 100 ms 394/600 = 65.7% and 1 s 412/600 = 68.7%, +3.0 [-2.3 to +8.3]: the
+tracker lifted both clocks, and ten times the thinking is not yet clearly worth more.
 
 With the look for a win this turn (:mod:`bots.builtin.search_finish`), against three
 ``heuristic`` bots (``benchmarks/strength.py``, sandboxed, fresh seeds, 100 ms a decision,
