@@ -2,10 +2,11 @@
 ``netns.py``) play a ladder and a Swiss tournament through a PostgreSQL and a Redis that
 listen on the machines' subnet only; one beat runs on the host (the control machine).
 Once both machines have played and m1, frozen (every process of it stopped), holds a
-running match, m1 is cut off (its link deleted, every process of it SIGKILLed). Then: every match finishes exactly once (the
-lost attempt in its log, named after m1), the tournament finishes, the ratings equal
-``recompute_ratings``, m2 played everything after the cut, and the time to recover (the
-cut to the lost match finished on m2) is reported in ``.artifacts/scale-out/``.
+running match, m1 is cut off (its link deleted, every process of it SIGKILLed). Then:
+every match finishes exactly once (the lost attempt in its log, named after m1), the
+tournament finishes, the ratings equal ``recompute_ratings``, m2 played everything after
+the cut, and the time to recover (the cut to the lost match finished on m2) is reported
+in ``.artifacts/scale-out/``.
 
 A machine cut off cannot be seen dying from another (the reaper's "dead here" check
 compares host names): its match stops beating (``matches.heartbeat``), so the reaper
