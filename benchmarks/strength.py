@@ -125,6 +125,7 @@ def run(
         "candidate": candidate,
         "opponent": opponent,
         "games": games,
+        "seed": seed,
         "decision_ms": decision_ms,
         "domestic_trade": trade,
         "wins": wins,
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
     if args.save is not None:
         args.save.parent.mkdir(parents=True, exist_ok=True)
-        args.save.write_text(json.dumps(result | {"seed": seed}) + "\n")
+        args.save.write_text(json.dumps(result) + "\n")
     return 0
 
 
