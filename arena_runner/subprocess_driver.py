@@ -35,7 +35,7 @@ from bots.protocol import (
     Message,
     ProtocolError,
     act_message,
-    encode,
+    encode_host,
     end_message,
     parse_child_message,
     start_message,
@@ -417,7 +417,8 @@ class SubprocessDriver:
         ran_out: tuple[TimeoutClock, str] | None = None
         line = b""
         try:
-            write_all(proc.popen.stdin.fileno(), encode(message), began + cap, then=proc.thaw)
+            frame = encode_host(message)
+            write_all(proc.popen.stdin.fileno(), frame, began + cap, then=proc.thaw)
             while True:
                 try:
                     line = reader.read_line(deadline)

@@ -10,7 +10,8 @@ catanatron is GPL: never vendored, never imported by the product or its tests. I
 are not in the PyPI release (3.2.1), so the virtualenv (default
 ``.cache/catanatron-bridge-venv``) is built from a checkout of its repository
 (``--catanatron-source``, default ``.cache/catanatron-src``; tested at 3.3.0, commit
-41ba0db) and ``orjson`` from PyPI.
+41ba0db). Our bot runtime needs nothing else there: it reads the host's messages with
+the stdlib (marshal), so the virtualenv must be of the same Python as the runner.
 
 For each catanatron player (``alphabeta``, ``value``) it plays our candidate against three
 of them, then one of them against three of our candidate, ``--games`` games each on fresh
@@ -36,7 +37,6 @@ if __package__ in (None, ""):
 
 from arena_runner import SeatDriver, SubprocessDriver
 from arena_runner.process import BotProcess
-from arena_runner.sandbox.botenv import REQUIREMENTS
 from arena_runner.sandbox.launch import open_bot_pipes
 from benchmarks.strength import bot_driver, run
 from benchmarks.vs_catanatron import BenchmarkError, ensure_source_venv
@@ -47,14 +47,12 @@ PLAYERS = {"alphabeta": BRIDGE / "alphabeta.py", "value": BRIDGE / "value_functi
 """The catanatron players the bridge seats, by the name used on the command line."""
 DEFAULT_VENV = REPO_ROOT / ".cache" / "catanatron-bridge-venv"
 DEFAULT_SOURCE = REPO_ROOT / ".cache" / "catanatron-src"
-ORJSON = next(r for r in REQUIREMENTS if r.startswith("orjson=="))
-"""Our bot runtime's one third-party need, at the bot environment's pin."""
 
 
 def ensure_venv(venv: Path, source: Path) -> Path:
-    """The virtualenv's python, with catanatron (from ``source``) and orjson installed."""
-    probe = "import catanatron.players.minimax, catanatron.players.value, orjson"
-    return ensure_source_venv(venv, source, extra=(ORJSON,), probe=probe)
+    """The virtualenv's python, with catanatron (from ``source``) installed."""
+    probe = "import catanatron.players.minimax, catanatron.players.value"
+    return ensure_source_venv(venv, source, probe=probe)
 
 
 def spawn_bridge(python: Path, path: Path) -> BotProcess:

@@ -137,12 +137,11 @@ def is_checkout(source: Path) -> bool:
 def ensure_source_venv(
     venv: Path,
     source: Path,
-    extra: Sequence[str] = (),
     probe: str = "import catanatron",
     log: Callable[[str], None] = print,
 ) -> Path:
-    """``venv``'s python with catanatron installed from the checkout ``source`` (and the
-    ``extra`` requirements), made afresh unless ``probe`` already runs there."""
+    """``venv``'s python with catanatron installed from the checkout ``source``, made
+    afresh unless ``probe`` already runs there."""
     python = _venv_python(venv)
     if python.exists() and subprocess.run([python, "-c", probe], check=False).returncode == 0:
         return python
@@ -154,7 +153,7 @@ def ensure_source_venv(
     log(f"installing catanatron from {source} into {venv}")
     _make_venv(venv)
     pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    done = subprocess.run([*pip, str(source), *extra], capture_output=True, text=True)
+    done = subprocess.run([*pip, str(source)], capture_output=True, text=True)
     if done.returncode != 0:
         raise BenchmarkError(f"cannot install catanatron into {venv}: {_last_line(done.stderr)}")
     return python

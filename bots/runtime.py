@@ -30,7 +30,7 @@ from bots.protocol import (
     encode,
     error_message,
     outcome_from_dict,
-    parse_host_message,
+    read_host_message,
     ready_message,
     sandbox_message,
 )
@@ -215,19 +215,20 @@ def load_bot(path: str) -> tuple[type[Player] | None, Message | None]:
 
 def serve(inp: BinaryIO, out: BinaryIO, session: BotSession) -> int:
     """Answer host messages until stdin closes (or after an import error)."""
-    for line in iter(inp.readline, b""):
+    while True:
         try:
-            message = parse_host_message(line)
+            message = read_host_message(inp)
         except ProtocolError as exc:
             sys.stderr.write(f"bots.runtime: bad message from the host: {exc}\n")
             return 3
+        if message is None:
+            return 0
         reply = session.handle(message)
         reply["seq"] = message["seq"]  # the prompt this reply answers
         out.write(encode(reply))
         out.flush()
         if session.load_error is not None:
             return 1
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

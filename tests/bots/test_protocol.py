@@ -3,24 +3,29 @@ driven message by message (no process)."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bots import protocol
 from bots.protocol import (
+    FRAME_HEADER,
     PROTOCOL_VERSION,
     ProtocolError,
     act_message,
     action_message,
     bye_message,
     encode,
+    encode_host,
     end_message,
     error_message,
     outcome_from_dict,
     parse_child_message,
     parse_host_message,
+    read_host_message,
     ready_message,
     start_message,
 )
@@ -50,8 +55,7 @@ def test_every_constructor_round_trips_through_its_validator() -> None:
         act_message(observation) | {"seq": 2},
         end_message(observation, {"winner": 0}) | {"seq": 3},
     ):
-        assert parse_host_message(encode(message)) == json.loads(encode(message))
-        assert parse_host_message(encode(message))["type"] == message["type"]
+        assert read_host_message(io.BytesIO(encode_host(message))) == message
     for message in (
         ready_message("bot"),
         action_message({"type": "end_turn"}),
@@ -62,7 +66,7 @@ def test_every_constructor_round_trips_through_its_validator() -> None:
         message["seq"] = 4
         assert parse_child_message(encode(message)) == message
     assert encode(bye_message()).endswith(b"\n")
-    assert start_for(game, 0)["protocol_version"] == PROTOCOL_VERSION == 3
+    assert start_for(game, 0)["protocol_version"] == PROTOCOL_VERSION == 4
 
 
 @pytest.mark.parametrize(
@@ -90,10 +94,46 @@ def test_bad_child_messages_are_explained(line: bytes, needle: str) -> None:
 
 def test_bad_host_messages_are_explained() -> None:
     with pytest.raises(ProtocolError, match="unknown host message type 'ready'"):
-        parse_host_message(encode(ready_message("x")))
+        parse_host_message(encode_host(ready_message("x"))[FRAME_HEADER:])
     with pytest.raises(ProtocolError, match="'seat' is a boolean"):
         game = Game.new(CONFIG, 1)
-        parse_host_message(encode({**start_for(game, 0), "seat": True}))
+        parse_host_message(encode_host({**start_for(game, 0), "seat": True})[FRAME_HEADER:])
+    with pytest.raises(ProtocolError, match="not a marshalled message"):
+        parse_host_message(b"\xff garbage")
+    with pytest.raises(ProtocolError, match="must be a dict, not an array"):
+        parse_host_message(encode_host([1, 2])[FRAME_HEADER:])  # type: ignore[arg-type]
+
+
+def test_host_frames_are_read_one_by_one_to_the_end_of_the_stream() -> None:
+    game = Game.new(CONFIG, 2)
+    first = start_for(game, 1) | {"seq": 7}
+    second = act_message(ObservationEncoder().encode(game.observe(1))) | {"seq": 8}
+    stream = io.BytesIO(encode_host(first) + encode_host(second))
+    assert read_host_message(stream) == first
+    assert read_host_message(stream) == second
+    assert read_host_message(stream) is None  # the host closed the pipe between messages
+
+
+@pytest.mark.parametrize("cut", [2, FRAME_HEADER, FRAME_HEADER + 5])
+def test_a_frame_cut_short_is_refused(cut: int) -> None:
+    frame = encode_host(act_message({"turn": 3}) | {"seq": 1})
+    with pytest.raises(ProtocolError, match="ends before its frame"):
+        read_host_message(io.BytesIO(frame[:cut]))
+
+
+def test_the_usual_reply_is_written_in_the_form_the_host_reads_fastest() -> None:
+    line = encode(action_message(7) | {"seq": 4294967295})
+    assert line == b'{"type":"action","action":7,"seq":4294967295}\n'
+    assert protocol._usual_action(line) == {"type": "action", "action": 7, "seq": 4294967295}
+    # anything else goes through the JSON encoder, and the host reads it back
+    for message in (action_message(-1) | {"seq": 1}, action_message(True) | {"seq": 1}):  # type: ignore[arg-type]
+        assert protocol._usual_action(encode(message)) is None
+        assert json.loads(encode(message)) == message
+
+
+def test_a_reply_with_a_lone_surrogate_is_still_valid_utf8_json() -> None:
+    line = encode(error_message("act", "bad \udc80 byte; caf\u00e9") | {"seq": 2})
+    assert parse_child_message(line)["message"] == "bad ? byte; caf\u00e9"
 
 
 def test_outcome_round_trips() -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import random
 
-import orjson
 import pytest
 
+from bots.protocol import encode_host, read_host_message
 from engine import Game, RulesConfig
 from engine import actions as A
 from engine.errors import EngineError
@@ -16,7 +17,9 @@ from engine.observation_stream import FIELDS, ObservationDecoder, ObservationEnc
 
 
 def _wire(data: dict[str, object]) -> object:
-    return orjson.loads(orjson.dumps(data))
+    """``data`` as the bot process reads it (the protocol's host-to-child frame)."""
+    frame = encode_host({"type": "act", "seq": 1, "observation": data})
+    return read_host_message(io.BytesIO(frame))["observation"]  # type: ignore[index]
 
 
 def _custom_offer(game: Game, rng: random.Random) -> A.Action | None:

@@ -21,6 +21,7 @@ from arena_runner import (
     safe_default,
 )
 from bots.player import Player
+from bots.protocol import PROTOCOL_VERSION
 from bots.registry import resolve_bot
 from engine import Action, Clock, Game, Observation, RulesConfig
 from engine.actions import CANCEL, DISCARDS, END_TURN, REJECT, ROLL
@@ -34,8 +35,8 @@ from tests.support.runner import pid_gone, policy_with
         (b"hello\n", "not valid JSON"),
         (b"[1, 2]\n", "must be a JSON object, not an array"),
         (b'{"type": "shout"}\n', "unknown bot message type 'shout'"),
-        (READY.replace(b"3", b"true"), "'protocol_version' is a boolean"),
-        (READY.replace(b"3", b"1"), "protocol version 1"),
+        (READY.replace(b"%d" % PROTOCOL_VERSION, b"true"), "'protocol_version' is a boolean"),
+        (READY.replace(b"%d" % PROTOCOL_VERSION, b"1"), "protocol version 1"),
         (b'{"type": "bye", "seq": SEQ}\n', "expected a 'ready' reply, got 'bye'"),
         (b'{"type": "bye", "seq": 7}\n', "a reply to another prompt"),
         (b"x" * (1 << 20) + b"\n", "longer than"),

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena_runner import BotProcess, Fault, SubprocessDriver
+from bots.protocol import PROTOCOL_VERSION
 from engine import Game, RulesConfig
 
 CONFIG = RulesConfig()
@@ -25,15 +26,18 @@ def fake_child(
         (directory / f"reply{i}").write_bytes(reply)
     hello = json.dumps({"type": "sandbox", "jail": jail}).encode() + b"\n"
     script = (
-        "import json, sys\n"
+        "import marshal, sys\n"
+        "def frame():\n"
+        "    size = int.from_bytes(sys.stdin.buffer.read(4), 'big')\n"
+        "    return marshal.loads(sys.stdin.buffer.read(size))\n"
         f"sys.stdout.buffer.write({hello!r})\n"
         "sys.stdout.flush()\n"
         f"for i in range({len(replies)}):\n"
-        "    seq = json.loads(sys.stdin.buffer.readline())['seq']\n"
+        "    seq = frame()['seq']\n"
         f"    reply = open({str(directory)!r} + f'/reply{{i}}', 'rb').read()\n"
         "    sys.stdout.buffer.write(reply.replace(b'SEQ', str(seq).encode()))\n"
         "    sys.stdout.flush()\n"
-        "sys.stdin.buffer.readline()\n"
+        "sys.stdin.buffer.read()\n"
     )
 
     def spawn(path: Path) -> BotProcess:
@@ -49,7 +53,9 @@ def fake_child(
     return spawn
 
 
-READY = b'{"type": "ready", "protocol_version": 3, "name": "fake", "seq": SEQ}\n'
+READY = b'{"type": "ready", "protocol_version": %d, "name": "fake", "seq": SEQ}\n' % (
+    PROTOCOL_VERSION
+)
 
 
 def start(driver: SubprocessDriver, seed: int = 1, seat: int = 0) -> Fault | None:
