@@ -115,14 +115,16 @@ bench-pages: setup
 ## Bot strength with 95% intervals, every figure of issue 22 in one run (long, on two idle
 ## cores: ~4 minutes per 200 games of search at 100 ms a decision, ~26 at 1 s; the pairings
 ## with catanatron's players, where a checkout of it is in .cache/catanatron-src, ~1 hour).
+## The two clocks of search play the same fresh seeds, compared game by game.
 STRENGTH_100MS := .cache/strength/search-100ms.json
 STRENGTH_1S := .cache/strength/search-1s.json
 
 bench-strength: setup
 	$(PY) benchmarks/strength.py heuristic random --games 100 --decision-ms 100
 	$(PY) benchmarks/strength.py bots/examples/first_bot.py random --games 100 --decision-ms 100
-	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100 --save $(STRENGTH_100MS)
-	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 1000 --save $(STRENGTH_1S)
+	seed=$$(od -An -N6 -tu8 /dev/urandom | tr -d ' '); \
+	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 100 --seed $$seed --save $(STRENGTH_100MS) && \
+	$(PY) benchmarks/strength.py search heuristic --games 200 --decision-ms 1000 --seed $$seed --save $(STRENGTH_1S)
 	$(PY) benchmarks/strength_difference.py $(STRENGTH_100MS) $(STRENGTH_1S)
 	$(PY) benchmarks/strength.py bots/examples/trained_policy heuristic --games 1000 --decision-ms 100
 	@if [ -d .cache/catanatron-src ]; then \

@@ -139,6 +139,7 @@ def run(
         "max_bank_used_s": max(r.bank_used for r in records),
         "faults": sum(r.faults for r in records),
         "wins_by_seat": [sum(r.won for r in records if r.seat == s) for s in range(4)],
+        "won_by_seed": [[r.seed, int(r.won)] for r in sorted(records, key=lambda r: r.seed)],
         "minutes": (time.perf_counter() - started) / 60,
     }
 
