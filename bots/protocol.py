@@ -128,6 +128,10 @@ _CHILD_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
 }
 
 
+_OBJECT: Final = {"bot": "a JSON object", "host": "a dict"}
+"""What a message is, by the side that wrote it (the bot's JSON, the host's marshal)."""
+
+
 class ProtocolError(ValueError):
     """A message is not valid protocol JSON; the text says what is wrong."""
 
@@ -248,8 +252,7 @@ def read_host_message(stream: BinaryIO) -> Message | None:
     if not header:
         return None
     size = int.from_bytes(header, "big")
-    payload = stream.read(size)
-    if len(header) < FRAME_HEADER or len(payload) < size:
+    if len(header) < FRAME_HEADER or len(payload := stream.read(size)) < size:
         raise ProtocolError("the host's message ends before its frame does")
     return parse_host_message(payload)
 
@@ -388,10 +391,6 @@ def outcome_from_dict(data: Any) -> Outcome:
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ProtocolError(f"malformed outcome: {type(exc).__name__}: {exc}") from None
-
-
-_OBJECT: Final = {"bot": "a JSON object", "host": "a dict"}
-"""What a message is, by the side that wrote it (the bot's JSON, the host's marshal)."""
 
 
 def _json_kind(value: Any) -> str:
