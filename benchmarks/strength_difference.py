@@ -35,13 +35,22 @@ def difference_interval(
 ) -> tuple[float, float, float]:
     """``wins/games - base_wins/base_games`` and its 95% interval (Newcombe 1998, method
     10: the hybrid score interval from the two Wilson intervals)."""
-    p0, p1 = base_wins / base_games, wins / games
-    low0, high0 = wilson(base_wins, base_games)
-    low1, high1 = wilson(wins, games)
+    return _square_and_add((base_wins, base_games), (wins, games), 0.0)
+
+
+def _square_and_add(
+    base: tuple[int, int], other: tuple[int, int], phi: float
+) -> tuple[float, float, float]:
+    """``other``'s win rate minus ``base``'s (each as wins, games) and its 95% interval:
+    the two Wilson intervals' distances squared and added, less their correlation
+    ``phi`` (0 for independent runs)."""
+    p0, p1 = base[0] / base[1], other[0] / other[1]
+    low0, high0 = wilson(*base)
+    low1, high1 = wilson(*other)
     delta = p1 - p0
-    low = delta - math.sqrt((p1 - low1) ** 2 + (high0 - p0) ** 2)
-    high = delta + math.sqrt((high1 - p1) ** 2 + (p0 - low0) ** 2)
-    return delta, low, high
+    below = (p1 - low1) ** 2 + (high0 - p0) ** 2 - 2 * phi * (p1 - low1) * (high0 - p0)
+    above = (high1 - p1) ** 2 + (p0 - low0) ** 2 - 2 * phi * (high1 - p1) * (p0 - low0)
+    return delta, delta - math.sqrt(below), delta + math.sqrt(above)
 
 
 def paired_difference_interval(
@@ -52,9 +61,6 @@ def paired_difference_interval(
     base won, neither won (Newcombe 1998b, method 10: the Wilson intervals of the two
     rates, squared and added with the correlation of the two runs' results)."""
     games = both + other_only + base_only + neither
-    p1, p0 = (both + other_only) / games, (both + base_only) / games
-    low1, high1 = wilson(both + other_only, games)
-    low0, high0 = wilson(both + base_only, games)
     margins = (
         (both + other_only) * (base_only + neither) * (both + base_only) * (other_only + neither)
     )
@@ -62,10 +68,7 @@ def paired_difference_interval(
     if margins:
         cross = both * neither - other_only * base_only
         phi = (cross - games / 2 if cross > games / 2 else min(cross, 0)) / math.sqrt(margins)
-    delta = p1 - p0
-    below = (p1 - low1) ** 2 + (high0 - p0) ** 2 - 2 * phi * (p1 - low1) * (high0 - p0)
-    above = (high1 - p1) ** 2 + (p0 - low0) ** 2 - 2 * phi * (high1 - p1) * (p0 - low0)
-    return delta, delta - math.sqrt(below), delta + math.sqrt(above)
+    return _square_and_add((both + base_only, games), (both + other_only, games), phi)
 
 
 def paired_table(base: dict[str, Any], other: dict[str, Any]) -> tuple[int, int, int, int] | None:
