@@ -3,7 +3,7 @@
 Layers, in order: rlimits, ``no_new_privs`` + non-dumpable, Landlock (filesystem, TCP,
 signal and abstract-socket scoping), seccomp (deny list on a default-allow filter).
 Each layer reports whether it was applied; ``require`` names the layers whose failure
-aborts (fail closed). Stdlib + ctypes + pyseccomp only (and ``engine.valueclass``: the
+aborts (fail closed). Stdlib + ctypes + libseccomp only (and ``engine.valueclass``: the
 ``bots`` package loads the engine first): this runs inside the sandbox.
 
 ``python -m bots.jail SCRIPT`` hardens from ``$CATAN_JAIL`` and then runs SCRIPT (a
@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import json
+import marshal
 import os
 import resource
 import sys
 import time
-import types
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Iterable, Sequence
 
+from engine.static_typing import TYPE_CHECKING
 from engine.valueclass import value_class
+
+if TYPE_CHECKING:
+    from typing import Any
 
 ENV_VAR = "CATAN_JAIL"
 LAYERS = ("rlimits", "no_new_privs", "landlock", "seccomp")
@@ -273,71 +274,93 @@ _INT = 0xFFFFFFFF
 high bit set by the bot cannot make a denied value look different."""
 
 
-_KNOWN_LIBRARIES = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}
+_SCMP_ACT_ALLOW = 0x7FFF0000
+_SCMP_ACT_ERRNO = 0x00050000
+"""libseccomp's actions (``SCMP_ACT_ALLOW``; ``SCMP_ACT_ERRNO(e)`` is this | ``e``)."""
+_SCMP_ARCH_NATIVE = 0
+_SCMP_CMP_NE, _SCMP_CMP_MASKED_EQ = 1, 7
+_NR_SCMP_ERROR = -1
+"""What ``seccomp_syscall_resolve_name_arch`` returns for a name it does not know."""
 
 
-@contextmanager
-def _fast_find_library() -> Iterator[None]:
-    """Let pyseccomp find its libraries by soname, without running ldconfig (a subprocess).
+class _ArgCmp(ctypes.Structure):
+    """libseccomp's ``struct scmp_arg_cmp``: argument index, comparison, two operands."""
 
-    When ``ctypes.util`` is not loaded yet (the bot process), pyseccomp's ``import
-    ctypes.util`` gets a stand-in knowing libc and libseccomp, removed afterwards: the real
-    module imports subprocess, shutil and re (~6 ms of every bot's start-up).
-    """
-    real: Any = sys.modules.get("ctypes.util")
-    if real is not None:
-        original = real.find_library
-        real.find_library = lambda name: _KNOWN_LIBRARIES.get(name) or original(name)
+    _fields_ = (
+        ("arg", ctypes.c_uint),
+        ("op", ctypes.c_int),
+        ("datum_a", ctypes.c_uint64),
+        ("datum_b", ctypes.c_uint64),
+    )
+
+
+class _SeccompFilter:
+    """A default-allow filter built with libseccomp through ctypes: the five calls the
+    jail needs, without a binding package (pyseccomp's start-up imports ``typing`` and
+    ``re``: ~6 ms of every bot's start on a slow day)."""
+
+    def __init__(self) -> None:
+        lib = ctypes.CDLL("libseccomp.so.2", use_errno=True)
+        lib.seccomp_init.argtypes = (ctypes.c_uint32,)
+        lib.seccomp_init.restype = ctypes.c_void_p
+        lib.seccomp_syscall_resolve_name_arch.argtypes = (ctypes.c_uint32, ctypes.c_char_p)
+        lib.seccomp_syscall_resolve_name_arch.restype = ctypes.c_int
+        lib.seccomp_rule_add_array.argtypes = (
+            *(ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p),
+        )
+        lib.seccomp_rule_add_array.restype = ctypes.c_int
+        lib.seccomp_load.argtypes = (ctypes.c_void_p,)
+        lib.seccomp_load.restype = ctypes.c_int
+        lib.seccomp_release.argtypes = (ctypes.c_void_p,)
+        lib.seccomp_release.restype = None
+        self._lib = lib
+        self._ctx = lib.seccomp_init(_SCMP_ACT_ALLOW)
+        if not self._ctx:
+            raise OSError(errno.EINVAL, "seccomp_init failed")
+
+    def deny(self, name: str, *compare: tuple[int, int, int, int]) -> None:
+        """Fail ``name`` with EPERM where every ``(arg, op, a, b)`` comparison holds; an
+        unknown syscall name fails the layer (closed), never skipped."""
+        number = self._lib.seccomp_syscall_resolve_name_arch(_SCMP_ARCH_NATIVE, name.encode())
+        if number == _NR_SCMP_ERROR:
+            raise OSError(errno.EINVAL, f"seccomp does not know the syscall {name!r}")
+        args = (_ArgCmp * len(compare))(*(_ArgCmp(*c) for c in compare))
+        action = _SCMP_ACT_ERRNO | errno.EPERM
+        _status(self._lib.seccomp_rule_add_array(self._ctx, action, number, len(compare), args))
+
+    def load(self) -> None:
+        """Install the filter on this process (it already has ``no_new_privs``)."""
         try:
-            yield
+            _status(self._lib.seccomp_load(self._ctx))
         finally:
-            real.find_library = original
-        return
-    stand_in: Any = types.ModuleType("ctypes.util")
-    stand_in.find_library = _KNOWN_LIBRARIES.get
-    sys.modules["ctypes.util"] = stand_in
-    package: Any = ctypes
-    package.util = stand_in
-    try:
-        yield
-    finally:
-        if sys.modules.get("ctypes.util") is stand_in:
-            del sys.modules["ctypes.util"]
-        if getattr(package, "util", None) is stand_in:
-            del package.util
+            self._lib.seccomp_release(self._ctx)
+
+
+def _status(ret: int) -> None:
+    """libseccomp's convention: a negative errno on failure."""
+    if ret < 0:
+        raise OSError(-ret, os.strerror(-ret))
 
 
 def _apply_seccomp() -> None:
-    with _fast_find_library():
-        import pyseccomp as sc  # type: ignore[import-untyped]
-
-    deny = sc.ERRNO(errno.EPERM)
-    filt = sc.SyscallFilter(sc.ALLOW)
+    filt = _SeccompFilter()
     for name in DENIED_SYSCALLS:
-        _add_rule(sc, filt, deny, name)
+        filt.deny(name)
     pid = os.getpid()
     for name in SELF_ONLY_SYSCALLS:
-        _add_rule(sc, filt, deny, name, sc.Arg(0, sc.NE, pid))
+        filt.deny(name, (0, _SCMP_CMP_NE, pid, 0))
     for name in OWN_PROCESS_SYSCALLS:  # any pid but 0 (64-bit compare: high bits deny too)
-        _add_rule(sc, filt, deny, name, sc.Arg(0, sc.NE, 0))
+        filt.deny(name, (0, _SCMP_CMP_NE, 0, 0))
     for name, kind in OWN_PRIORITY_SYSCALLS.items():
-        _add_rule(sc, filt, deny, name, sc.Arg(0, sc.NE, kind))
-        _add_rule(sc, filt, deny, name, sc.Arg(1, sc.NE, 0))
+        filt.deny(name, (0, _SCMP_CMP_NE, kind, 0))
+        filt.deny(name, (1, _SCMP_CMP_NE, 0, 0))
     for request in _DENIED_IOCTLS:
-        _add_rule(sc, filt, deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, _INT, request))
+        filt.deny("ioctl", (1, _SCMP_CMP_MASKED_EQ, _INT, request))
     for command in _DENIED_FCNTLS:
-        _add_rule(sc, filt, deny, "fcntl", sc.Arg(1, sc.MASKED_EQ, _INT, command))
+        filt.deny("fcntl", (1, _SCMP_CMP_MASKED_EQ, _INT, command))
     # keep the parent-death signal set by the launcher (setpriv --pdeathsig)
-    _add_rule(sc, filt, deny, "prctl", sc.Arg(0, sc.MASKED_EQ, _INT, _PR_SET_PDEATHSIG))
+    filt.deny("prctl", (0, _SCMP_CMP_MASKED_EQ, _INT, _PR_SET_PDEATHSIG))
     filt.load()
-
-
-def _add_rule(sc: Any, filt: Any, action: int, name: str, *args: Any) -> None:
-    """Add one rule; an unknown syscall name fails the layer (closed), never skipped."""
-    number = sc.resolve_syscall(sc.Arch.NATIVE, name)
-    if number == -1:  # __NR_SCMP_ERROR: libseccomp does not know the name
-        raise OSError(errno.EINVAL, f"seccomp does not know the syscall {name!r}")
-    filt.add_rule(action, number, *args)
 
 
 # --- entry points --------------------------------------------------------------------
@@ -378,6 +401,12 @@ def harden(
     return report
 
 
+def encode_config(config: dict[str, Any]) -> str:
+    """``$CATAN_JAIL`` for ``config`` (the parent's side): marshal as hex, which the child
+    reads without a JSON parser (one a bot process does not otherwise import)."""
+    return marshal.dumps(config).hex()
+
+
 def harden_from_env() -> JailReport | None:
     """Harden as configured by the parent in ``$CATAN_JAIL``; None when not configured."""
     raw = os.environ.get(ENV_VAR)
@@ -385,7 +414,7 @@ def harden_from_env() -> JailReport | None:
         return None
     for name in list(os.environ):  # the bot gets an empty environment
         del os.environ[name]
-    config = json.loads(raw)
+    config = marshal.loads(bytes.fromhex(raw))  # written by encode_config
     return harden(
         JailLimits(**config["limits"]),
         writable_tmp=config.get("writable_tmp"),

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar
 
 from engine import Action, Observation, Outcome
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class Player(ABC):

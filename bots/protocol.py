@@ -84,11 +84,14 @@ child's stderr (kept in a capped log), never into the protocol stream.
 
 from __future__ import annotations
 
-import json
 import marshal
-from typing import Any, BinaryIO, Final
+import math
 
 from engine import Outcome, Termination
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Final, TypeAlias
 
 PROTOCOL_VERSION: Final = 4
 MAX_REPLY_BYTES: Final = 1 << 20
@@ -101,7 +104,7 @@ writes a prompt in about two thirds of the default version's time (still about t
 orjson's)."""
 ERROR_PLACES: Final = ("import", "start", "act", "end")
 
-Message = dict[str, Any]
+Message: TypeAlias = "dict[str, Any]"
 
 _INT = (int,)
 _STR = (str,)
@@ -229,13 +232,50 @@ def bye_message() -> Message:
 def encode(message: Message) -> bytes:
     """One child-to-host line (JSON plus a newline). The usual reply, an action number,
     is written directly in the exact form :func:`_usual_action` reads; any other message
-    by the stdlib encoder (strings as UTF-8, a lone surrogate replaced)."""
+    as :func:`json_text` (strings as UTF-8, a lone surrogate replaced), or by the stdlib
+    encoder where it holds something else."""
     if len(message) == 3 and message.get("type") == "action":
         action, seq = message.get("action"), message.get("seq")
         if type(action) is int and type(seq) is int and action >= 0 and seq >= 0:
             return _USUAL_REPLY % (action, seq)
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        text = json_text(message)
+    except TypeError:
+        import json  # an unusual value: the stdlib's encoder, imported when first needed
+
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.encode("utf-8", "replace") + b"\n"
+
+
+_JSON_ESCAPES: Final = {
+    **{code: f"\\u{code:04x}" for code in range(0x20)},
+    **{ord(c): "\\" + e for c, e in zip("\b\t\n\f\r", "btnfr", strict=True)},
+    ord('"'): '\\"',
+    ord("\\"): "\\\\",
+}
+"""What a JSON string escapes, as ``json.dumps`` does: the quote, the backslash and control
+characters."""
+
+
+def json_text(value: object) -> str:
+    """Compact JSON of the runtime's own messages (None, booleans, integers, finite
+    floats, strings, lists, tuples and dicts with string keys), as ``json.dumps`` with
+    ``ensure_ascii=False`` writes them, without importing :mod:`json`: with ``re`` it is
+    ~5 ms of every bot's start-up, whose two first messages (``sandbox``, ``ready``) are
+    not the usual reply. ``TypeError`` for anything else (a NaN or an infinity too)."""
+    if type(value) is str:
+        return '"' + value.translate(_JSON_ESCAPES) + '"'
+    if value is None or type(value) is bool:
+        return "null" if value is None else "true" if value else "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is float and math.isfinite(value):
+        return float.__repr__(value)
+    if type(value) is list or type(value) is tuple:
+        return "[" + ",".join(map(json_text, value)) + "]"
+    if type(value) is dict and all(type(key) is str for key in value):
+        return "{" + ",".join(json_text(k) + ":" + json_text(v) for k, v in value.items()) + "}"
+    raise TypeError(f"not a JSON value of the runtime's: {type(value).__name__}")
 
 
 def encode_host(message: Message) -> bytes:
@@ -304,6 +344,8 @@ def refuse_duplicate_keys(line: bytes, data: Any) -> None:
             return
     except RecursionError:
         pass
+    import json  # the host's side (already imported there): a bot process never needs it
+
     try:
         json.loads(line, object_pairs_hook=_unique_pairs)
     except _DuplicateKey as exc:

@@ -10,12 +10,13 @@ import importlib.util
 import os
 import sys
 from functools import cache
-from typing import TYPE_CHECKING, Any
 
 from bots.player import Player
+from engine.static_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     BUILTIN_DIR: Path
     BUILTINS: dict[str, Path]

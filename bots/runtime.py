@@ -17,7 +17,6 @@ import os
 import random
 import sys
 from types import TracebackType
-from typing import Any, BinaryIO
 
 from bots.jail import JailError, harden_from_env
 from bots.player import Player
@@ -37,6 +36,10 @@ from bots.protocol import (
 from bots.registry import BotLoadError, load_player_class
 from engine import Action, BoardLayout, Observation, RulesConfig
 from engine.observation_stream import ObservationDecoder
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 DEFERRED = "--deferred"
 """In place of BOT_FILE: the first ``start`` message names the bot file to import."""

@@ -3,7 +3,7 @@
 Pure Python (standard library plus networkx), deterministic from a seed, typed.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from engine.actions import Action, action_from_dict, parse_action
 from engine.board.layouts import BoardLayout
@@ -18,9 +18,12 @@ from engine.errors import (
 from engine.observation import Clock, Observation
 from engine.outcome import Outcome
 from engine.phases import Phase, Termination
+from engine.static_typing import TYPE_CHECKING
 from engine.types import DevCard, Resource, Terrain
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from engine.game import Game
 
 __version__ = "0.2.0"

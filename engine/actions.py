@@ -11,11 +11,13 @@ that legal-action enumeration allocates nothing.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
-
 from engine.errors import InvalidActionError
+from engine.static_typing import TYPE_CHECKING
 from engine.types import Bag, Resource, bag_from_dict, bag_str, bag_to_dict
 from engine.valueclass import value_class
+
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Final
 
 NUM_NODES: Final = 54
 NUM_EDGES: Final = 72

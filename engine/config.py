@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 from engine.errors import ConfigError
+from engine.static_typing import TYPE_CHECKING
 from engine.valueclass import field_names, value_class
+
+if TYPE_CHECKING:
+    from typing import Any
 
 PLAYER_COUNTS = (3, 4)
 """The players a base game seats (5-6 need the extension)."""

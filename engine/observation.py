@@ -9,7 +9,6 @@ and the victim; a bought development card only to its buyer.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, overload
 
 from engine import actions as A
 from engine.actions import Action
@@ -17,8 +16,12 @@ from engine.board.layouts import BoardLayout
 from engine.config import RulesConfig
 from engine.phases import Phase
 from engine.state import GameState, Step
+from engine.static_typing import TYPE_CHECKING, overload
 from engine.types import DevCard, Resource
 from engine.valueclass import value_class
+
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 
 @value_class

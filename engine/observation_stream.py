@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import operator
 from itertools import compress
-from typing import Any, Final
 
 from engine import actions as A
 from engine.board.layouts import BoardLayout
@@ -39,6 +38,10 @@ from engine.observation import Clock, Observation, outcome_from_json, outcome_to
 from engine.observation import visible_outcome as _visible
 from engine.phases import Phase
 from engine.state import Step
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 STREAM_VERSION: Final = 1
 

@@ -3,10 +3,12 @@ importing the rules)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.phases import Termination
+from engine.static_typing import TYPE_CHECKING
 from engine.valueclass import value_class
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @value_class

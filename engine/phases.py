@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Final
+
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class Phase(IntEnum):

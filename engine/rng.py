@@ -26,7 +26,11 @@ from __future__ import annotations
 
 from collections.abc import MutableSequence
 from struct import Struct
-from typing import Any
+
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 try:  # the C module itself: ``hashlib`` would also load OpenSSL (~4 ms of bot start-up)
     from _blake2 import blake2b

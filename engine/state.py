@@ -7,13 +7,13 @@ static and shared), so that :meth:`GameState.copy` is a handful of list copies.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
 
 from engine.board.layouts import BoardLayout
 from engine.board.tables import Board, board_for
 from engine.config import RulesConfig
 from engine.phases import Phase
 from engine.rng import GameChance
+from engine.static_typing import TYPE_CHECKING
 from engine.types import (
     BANK_PER_RESOURCE,
     CITIES_PER_PLAYER,
@@ -22,7 +22,10 @@ from engine.types import (
     SETTLEMENTS_PER_PLAYER,
 )
 
-Step = tuple[int, Any, Any]
+if TYPE_CHECKING:
+    from typing import Any, Final, TypeAlias
+
+Step: TypeAlias = "tuple[int, Any, Any]"
 """One recorded step: (seat, action, chance outcome or None)."""
 
 _Ints = tuple[int, ...]

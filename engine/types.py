@@ -7,7 +7,11 @@ indices in the hot path; their ``.label`` is the stable lower-case name used in 
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Final
+
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Final
 
 NUM_RESOURCES: Final = 5
 Bag = tuple[int, ...]

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, Final, TypeVar, dataclass_transform, overload
 
-_C = TypeVar("_C", bound=type)
+from engine.static_typing import TYPE_CHECKING, dataclass_transform, overload
+
+if TYPE_CHECKING:
+    from typing import Any, Final, TypeVar
+
+    _C = TypeVar("_C", bound=type)
 _NO_FIELDS: Final[tuple[Any, ...]] = ()
 _GENERATED: Final = frozenset(
     {"__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"}

@@ -27,7 +27,7 @@ from arena_runner.env import env_path
 
 BOTENV_VERSION = 2
 BASE_PYTHON = "/usr/bin/python3.11"
-REQUIREMENTS = ("orjson==3.13.0", "networkx==3.6.1", "pyseccomp==0.1.2", "numpy==2.4.6")
+REQUIREMENTS = ("orjson==3.13.0", "networkx==3.6.1", "numpy==2.4.6")
 """What a bot may import besides the standard library and the SDK: numpy for trained
 policies (weights shipped in the bot's package folder or zip)."""
 SRC_MOUNT = "/arena/src"

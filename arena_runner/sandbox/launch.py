@@ -8,7 +8,6 @@ importing the bot.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -22,6 +21,8 @@ from arena_runner.sandbox.botenv import REPO_ROOT, SRC_MOUNT, check_world_readab
 from arena_runner.sandbox.cgroups import BotCgroup
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import JAIL_LAYERS, Tier
+from bots.jail import ENV_VAR as JAIL_ENV
+from bots.jail import encode_config
 from bots.package import ENTRY, BotPackageError, unpack_zip
 
 SANDBOX_UID = 65534  # nobody; pass a distinct uid per concurrent seat for more isolation
@@ -29,7 +30,6 @@ BOT_MOUNT = "/bot"
 ENV_MOUNT = "/arena/env"
 SOURCE_PACKAGES = ("engine", "bots")
 ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-JAIL_ENV = "CATAN_JAIL"  # = bots.jail.ENV_VAR (not imported: bots.jail is child-side)
 _JOIN_CGROUP = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 DEFERRED = "--deferred"  # = bots.runtime.DEFERRED (not imported: bots.runtime is child-side)
 """The runtime's argument for a blank sandbox: the bot is named by the ``start`` message."""
@@ -103,16 +103,16 @@ def _jail_config(
     require: Sequence[str] | None,
     apply: Sequence[str] | None,
 ) -> str:
+    """The jail's configuration, as ``$CATAN_JAIL`` carries it."""
     everything = () if tier is Tier.NONE else JAIL_LAYERS
-    return json.dumps(
-        {
-            "apply": list(everything if apply is None else apply),
-            "limits": limits.jail_limits(),
-            "readable_paths": readable,
-            "writable_tmp": tmp,
-            "require": list(tier.jail_layers if require is None else require),
-        }
-    )
+    config = {
+        "apply": list(everything if apply is None else apply),
+        "limits": limits.jail_limits(),
+        "readable_paths": readable,
+        "writable_tmp": tmp,
+        "require": list(tier.jail_layers if require is None else require),
+    }
+    return encode_config(config)
 
 
 def bwrap_args(botenv: Path, bot_dir: Path, limits: Limits) -> list[str]:

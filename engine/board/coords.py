@@ -7,7 +7,10 @@ has integer coordinates (``y`` grows downwards, as on screen).
 
 from __future__ import annotations
 
-from typing import Final
+from engine.static_typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Final
 
 Axial = tuple[int, int]
 Point = tuple[int, int]

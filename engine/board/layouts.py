@@ -6,15 +6,17 @@ A layout is a small immutable value (it goes into every replay). It is either th
 
 from __future__ import annotations
 
-from typing import Any, Final
-
 from engine.board.coords import land_hexes, rotate60
 from engine.board.topology import standard_topology
 from engine.config import BoardSetup
 from engine.errors import ConfigError
 from engine.rng import ChanceStream
+from engine.static_typing import TYPE_CHECKING
 from engine.types import Resource, Terrain
 from engine.valueclass import value_class
+
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 H, F, P, A, M, D = (
     Terrain.HILLS,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
 
 from engine.board.layouts import BoardLayout
 from engine.board.topology import Topology, standard_topology
+from engine.static_typing import TYPE_CHECKING
 from engine.valueclass import value_class
 
 if TYPE_CHECKING:

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots import protocol
 from bots.protocol import (
@@ -22,6 +24,7 @@ from bots.protocol import (
     encode_host,
     end_message,
     error_message,
+    json_text,
     outcome_from_dict,
     parse_child_message,
     parse_host_message,
@@ -134,6 +137,50 @@ def test_the_usual_reply_is_written_in_the_form_the_host_reads_fastest() -> None
 def test_a_reply_with_a_lone_surrogate_is_still_valid_utf8_json() -> None:
     line = encode(error_message("act", "bad \udc80 byte; caf\u00e9") | {"seq": 2})
     assert parse_child_message(line)["message"] == "bad ? byte; caf\u00e9"
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(JSON_VALUES)
+def test_the_runtimes_json_text_is_the_stdlib_encoders_byte_for_byte(value: Any) -> None:
+    # the bot process writes its own messages without importing json (its start-up cost)
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    assert json_text(value) == expected
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), {1: 2}, b"x", {"a": {1}}])
+def test_json_text_refuses_what_is_not_json_and_encode_falls_back_to_the_stdlib(
+    value: Any,
+) -> None:
+    with pytest.raises(TypeError):
+        json_text(value)
+    if value == {1: 2}:  # the stdlib encoder takes what it can (a number key becomes text)
+        assert json.loads(encode({"type": "x", "v": value})) == {"type": "x", "v": {"1": 2}}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.text())
+def test_start_up_and_error_messages_with_any_text_are_read_back_by_the_host(
+    name: str, text: str
+) -> None:
+    def sent(s: str) -> str:  # what a line carries of a string: a lone surrogate replaced
+        return s.encode("utf-8", "replace").decode("utf-8")
+
+    ready = encode(ready_message(name) | {"seq": 1})
+    assert json.loads(ready) == ready_message(sent(name)) | {"seq": 1}
+    assert parse_child_message(ready)["type"] == "ready"
+    error = encode(error_message("act", text, name) | {"seq": 3})
+    assert json.loads(error) == error_message("act", sent(text), sent(name)) | {"seq": 3}
+    assert parse_child_message(error)["type"] == "error"
 
 
 def test_outcome_round_trips() -> None:

@@ -13,7 +13,7 @@ from arena_runner.policy import SandboxPolicy
 from arena_runner.result import FaultKind
 from arena_runner.sandbox.tiers import JAIL_LAYERS, Tier
 from arena_runner.subprocess_driver import SubprocessDriver
-from bots.jail import ENV_VAR, JailLimits
+from bots.jail import ENV_VAR, JailLimits, encode_config
 from engine import Game, RulesConfig
 from tests.support.drivers import READY, fake_child
 
@@ -32,7 +32,7 @@ def _run_runtime(tmp_path: Path, require: list[str]) -> tuple[int, str, bool]:
               "readable_paths": [], "writable_tmp": None}  # fmt: skip
     proc = subprocess.run(
         [sys.executable, "-I", "-m", "bots.runtime", str(bot)],
-        env={ENV_VAR: json.dumps(config)},
+        env={ENV_VAR: encode_config(config)},
         input=b"",
         capture_output=True,
         cwd=ROOT,

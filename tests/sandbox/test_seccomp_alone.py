@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from arena_runner.sandbox.uids import UidClaim, claim_uid
-from bots.jail import ENV_VAR, JailLimits
+from bots.jail import ENV_VAR, JailLimits, encode_config
 
 SCRIPT = r"""
 import ctypes, errno, json, os, signal, sys
@@ -92,7 +92,7 @@ def run(tmp_path: Path, layers: list[str]) -> dict[str, Any]:
     try:
         out = subprocess.run(
             [sys.executable, "-I", "-m", "bots.jail", str(script), str(peer.pid), str(user)],
-            env={ENV_VAR: json.dumps(config), "PYTHONPATH": str(Path.cwd())},
+            env={ENV_VAR: encode_config(config), "PYTHONPATH": str(Path.cwd())},
             capture_output=True,
             text=True,
             timeout=60,
