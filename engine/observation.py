@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from engine import actions as A
 from engine.actions import Action
 from engine.board.layouts import BoardLayout
+from engine.codegen import run
 from engine.config import RulesConfig
 from engine.phases import Phase
 from engine.state import GameState, Step
@@ -303,7 +304,7 @@ def _card_counter(seats: int) -> Callable[[list[list[int]]], tuple[int, ...]]:
     names = [f"h{p}" for p in range(seats)]
     sums = "".join(" + ".join(f"{h}[{r}]" for r in range(5)) + ", " for h in names)
     namespace: dict[str, Any] = {}
-    exec(f"def count(hands):\n    {', '.join(names)}, = hands\n    return ({sums})\n", namespace)
+    run(f"def count(hands):\n    {', '.join(names)}, = hands\n    return ({sums})\n", namespace)
     counter: Callable[[list[list[int]]], tuple[int, ...]] = namespace["count"]
     return counter
 

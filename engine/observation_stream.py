@@ -33,6 +33,7 @@ from itertools import compress
 
 from engine import actions as A
 from engine.board.layouts import BoardLayout
+from engine.codegen import run
 from engine.config import RulesConfig
 from engine.observation import Clock, Observation, outcome_from_json, outcome_to_json
 from engine.observation import visible_outcome as _visible
@@ -256,7 +257,7 @@ def _assigner() -> Any:
     as straight-line code (a loop of ``setattr`` costs three times as much)."""
     body = "".join(f"    o.{name} = v[{name!r}]\n" for name in FIELDS)
     namespace: dict[str, Any] = {}
-    exec(f"def _assign_fields(o, v):\n{body}", namespace)
+    run(f"def _assign_fields(o, v):\n{body}", namespace)
     return namespace["_assign_fields"]
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from engine.board.layouts import BoardLayout
 from engine.board.tables import Board, board_for
+from engine.codegen import run
 from engine.config import RulesConfig
 from engine.phases import Phase
 from engine.rng import GameChance
@@ -265,7 +266,7 @@ def _make_copier() -> Callable[[GameState], GameState]:
         "GameState": GameState,
         "new_state": GameState.__new__,
     }
-    exec("\n".join(lines), namespace)  # code built from the constant table above
+    run("\n".join(lines), namespace)  # code built from the constant table above
     copier: Callable[[GameState], GameState] = namespace["copy_state"]
     return copier
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 
+from engine.codegen import run
 from engine.static_typing import TYPE_CHECKING, dataclass_transform, overload
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def _value_methods(
                 + f"        return ({own}) == ({other})\n    return NotImplemented\n"
                 + f"def __hash__(self):\n    return hash(({own}))\n"
             )
-        exec(source, {"_set": object.__setattr__, "_defaults": defaults}, methods)
+        run(source, {"_set": object.__setattr__, "_defaults": defaults}, methods)
         get = attrgetter(*names)
         values = (lambda obj: (get(obj),)) if len(names) == 1 else get
     for name, method in methods.items():
@@ -185,8 +186,12 @@ class _LazyDataclassFields:
     def __get__(self, obj: object, owner: type) -> dict[str, Any]:
         import dataclasses
 
-        namespace = {"__annotations__": self.annotations, "__module__": owner.__module__}
         fields = owner.__match_args__  # type: ignore[attr-defined]
+        # only the fields annotated: a string "ClassVar[...]" is not recognised by the stdlib
+        # in a module without typing's ClassVar (engine.static_typing), so class variables
+        # are given as plain class attributes
+        annotations = {n: a for n, a in self.annotations.items() if n in fields}
+        namespace = {"__annotations__": annotations, "__module__": owner.__module__}
         namespace.update((n, getattr(owner, n)) for n in self.annotations if n not in fields)
         namespace.update(self.defaults)
         twin: Any = dataclasses.dataclass(frozen=True)(type(owner.__name__, (), namespace))

@@ -123,8 +123,10 @@ def ensure_botenv(path: Path | None = None) -> Path:
 
 def compile_sources() -> bool:
     """Byte-compile the source packages the sandbox mounts (``engine/``, ``bots/``) for the
-    bot interpreter, where stale or missing; readable by the sandbox user. Best effort:
-    False if some file could not be compiled (that module is then compiled at import)."""
+    bot interpreter, where stale or missing, and save the engine's generated code
+    (:mod:`engine.codegen`) a bot process runs at start-up; readable by the sandbox user.
+    Best effort: False if some file could not be compiled (that module is then compiled
+    at import)."""
     from arena_runner.sandbox.launch import SOURCE_PACKAGES
 
     dirs = [str(REPO_ROOT / package) for package in SOURCE_PACKAGES]
@@ -133,6 +135,11 @@ def compile_sources() -> bool:
     else:
         run = subprocess.run([BASE_PYTHON, "-m", "compileall", "-q", *dirs], capture_output=True)
         ok = run.returncode == 0
+    if sys.implementation.cache_tag == "cpython-311":
+        import bots.runtime  # noqa: F401  (a bot process's start: the engine's generated code)
+        from engine.codegen import write_cache
+
+        write_cache()
     for d in dirs:
         for root, _, _ in os.walk(d):
             if os.path.basename(root) == "__pycache__":

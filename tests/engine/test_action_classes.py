@@ -26,9 +26,13 @@ def stdlib_twin(cls: type[A.Action]) -> Any:
     namespace = {
         k: v
         for k, v in vars(cls).items()
-        if k in ("__annotations__", "__module__", "__qualname__", "kind", "__doc__")
+        if k in ("__module__", "__qualname__", "kind", "__doc__")
         or k in ("to_dict", "__str__", "__post_init__")
     }
+    # the fields' annotations ("ClassVar[str]" is a string the stdlib cannot resolve in a
+    # module that does not import typing at run time: kind is a plain class attribute)
+    annotations = vars(cls).get("__annotations__", {})
+    namespace["__annotations__"] = {n: a for n, a in annotations.items() if "ClassVar" not in a}
     return dataclasses.dataclass(frozen=True, slots=True)(
         type(cls.__name__, cls.__bases__, namespace)
     )
