@@ -15,8 +15,9 @@ its 100 ms clock unchanged, ``make bench-strength``'s two search rows on fresh s
 27003552566477+: 100 ms 130/200 = 65.0% [58.2-71.3], 1 s 138/200 = 69.0% [62.3-75.0]
 (153.8 ms a decision, 13.9 s of CPU a game, no faults, bank unused), paired +4.0
 points [-4.0 to +11.9], not clearly above; the landed bot's five 1 s runs before it
-pooled 684/1000 = 68.4%. No measurable gain at the real clock either: not kept. The network costs ~2.6x the linear model's
-evaluation (~0.6 ms against 0.22 ms a position), which a real clock pays in samples.
+pooled 684/1000 = 68.4%. No measurable gain at the real clock either: not kept. The
+network costs ~2.6x the linear model's evaluation (~0.6 ms against 0.22 ms a position),
+which a real clock pays in samples.
 """
 
 from __future__ import annotations
