@@ -132,14 +132,13 @@ def compile_sources() -> bool:
     dirs = [str(REPO_ROOT / package) for package in SOURCE_PACKAGES]
     if sys.implementation.cache_tag == "cpython-311":  # the bytecode of BASE_PYTHON
         ok = all([compileall.compile_dir(d, quiet=2) for d in dirs])
-    else:
-        run = subprocess.run([BASE_PYTHON, "-m", "compileall", "-q", *dirs], capture_output=True)
-        ok = run.returncode == 0
-    if sys.implementation.cache_tag == "cpython-311":
         import bots.runtime  # noqa: F401  (a bot process's start: the engine's generated code)
         from engine.codegen import write_cache
 
         write_cache()
+    else:
+        run = subprocess.run([BASE_PYTHON, "-m", "compileall", "-q", *dirs], capture_output=True)
+        ok = run.returncode == 0
     for d in dirs:
         for root, _, _ in os.walk(d):
             if os.path.basename(root) == "__pycache__":

@@ -117,12 +117,8 @@ class Topology:
         return self._edge_index[(min(a, b), max(a, b))]
 
     def tables(self) -> dict[str, Any]:
-        """The tables as plain JSON data."""
-        return {name: _to_lists(getattr(self, name)) for name in field_names(self)}
-
-
-def _to_lists(value: Any) -> Any:
-    return [_to_lists(v) for v in value] if isinstance(value, tuple) else value
+        """The tables by field name, as ``standard_tables.TABLES`` holds them."""
+        return {name: getattr(self, name) for name in field_names(self)}
 
 
 def build_graph() -> nx.Graph:
@@ -234,7 +230,7 @@ def write_tables(path: str | os.PathLike[str] = _TABLES_PATH) -> None:
     ``TABLES_FILE``: a bot process loads it from its bytecode, with no JSON parser)."""
     from pprint import pformat
 
-    tables = {n: getattr(tables_from_graph(build_graph()), n) for n in field_names(Topology)}
+    tables = tables_from_graph(build_graph()).tables()
     with open(path, "w", encoding="utf-8") as file:
         file.write(
             _TABLES_HEADER

@@ -189,7 +189,7 @@ def test_cached_property_needs_the_instance_dict() -> None:
     assert node.double == 8.0 and vars(node) == {"name": "n", "weight": 4.0, "double": 8.0}
     topo = standard_topology()
     assert topo.edge_between(*topo.edge_nodes[5]) == 5 and "_edge_index" in vars(topo)
-    assert Topology(**topo.tables()) != topo  # (tables() gives lists; identity equality)
+    assert Topology(**topo.tables()) != topo  # (the same tables: identity equality)
     assert vars(JailLimits()) == {n: getattr(JailLimits(), n) for n in field_names(JailLimits)}
 
 
