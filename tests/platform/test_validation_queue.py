@@ -1,7 +1,12 @@
 """Validation never waits behind matches (server mode, real Redis and ``celery worker``
 processes): with every match slot held by a slow match, an upload sent to the
-validation queue is validated by the worker reserved for it within 15 s. The control:
-one worker consuming both queues, busy with the same match, leaves it waiting."""
+validation queue is taken by the worker reserved for it within 15 s and ends active.
+The control: one worker consuming both queues, busy with the same match, leaves it
+untaken (``pending``) all that time.
+
+What is timed is the taking, not the verdict: the verdict is a sandboxed smoke game,
+whose length is the machine's load (a loaded CI machine once took over a minute), while
+the taking is what reserved capacity decides."""
 
 from __future__ import annotations
 
@@ -20,7 +25,9 @@ from tests.support.bots import VALID_BOT
 from tests.support.celery_worker import CeleryWorker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-VALIDATED_WITHIN = 15.0
+TAKEN_WITHIN = 15.0
+VERDICT_WITHIN = 240.0
+"""Generous: a smoke game on a loaded machine, and a retry if its sandbox failed to start."""
 SLOW = VALID_BOT.replace(
     b"        legal = observation.legal_actions\n",
     b"        import time\n        time.sleep(0.3)\n        legal = observation.legal_actions\n",
@@ -44,15 +51,22 @@ def status(row: Match | BotVersion) -> str:
     return str(row.status)
 
 
-def seconds_to_verdict(owner: User, worker: CeleryWorker, limit: float) -> float | None:
-    """Upload a valid bot; seconds until its verdict, or None if none within ``limit``."""
-    version = upload_version(owner, "fresh", "fresh.py", VALID_BOT).version
+def seconds_until(version: BotVersion, states: tuple[str, ...], limit: float) -> float | None:
+    """Seconds until ``version`` is in one of ``states``, or None if not within ``limit``."""
     sent = time.monotonic()
     while time.monotonic() - sent < limit:
-        if status(version) in ("active", "rejected"):
+        if status(version) in states:
             return time.monotonic() - sent
         time.sleep(0.1)
     return None
+
+
+def upload_fresh(owner: User) -> BotVersion:
+    version: BotVersion = upload_version(owner, "fresh", "fresh.py", VALID_BOT).version
+    return version
+
+
+TAKEN = ("validating", "active", "rejected")
 
 
 def test_an_upload_is_validated_while_every_match_slot_is_busy(
@@ -62,10 +76,12 @@ def test_an_upload_is_validated_while_every_match_slot_is_busy(
     validator = CeleryWorker(server_mode, concurrency=1, queues=VALIDATION_QUEUE)
     workers.extend([matches, validator])
     match = hold_the_match_slot(author, matches)
-    took = seconds_to_verdict(author, validator, 60.0)
-    assert took is not None and took < VALIDATED_WITHIN, validator.output()[-3000:]
+    fresh = upload_fresh(author)
+    taken = seconds_until(fresh, TAKEN, TAKEN_WITHIN)
+    assert taken is not None, validator.output()[-3000:]
     assert status(match) == "running"  # the slot was busy the whole time
-    assert BotVersion.objects.get(bot__name="fresh").status == "active"
+    verdict = seconds_until(fresh, ("active", "rejected"), VERDICT_WITHIN)
+    assert verdict is not None and status(fresh) == "active", validator.output()[-3000:]
 
 
 def test_control_without_reserved_capacity_the_upload_waits(
@@ -74,5 +90,7 @@ def test_control_without_reserved_capacity_the_upload_waits(
     only = CeleryWorker(server_mode, concurrency=1)  # both queues, one process
     workers.append(only)
     match = hold_the_match_slot(author, only)
-    assert seconds_to_verdict(author, only, VALIDATED_WITHIN) is None
+    fresh = upload_fresh(author)
+    assert seconds_until(fresh, TAKEN, TAKEN_WITHIN) is None
+    assert status(fresh) == "pending"
     assert status(match) == "running"
