@@ -23,6 +23,7 @@ from pathlib import Path
 
 from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
 from arena_runner.policy import SandboxPolicy
+from arena_runner.sandbox.cgroup_pool import CgroupPool
 from arena_runner.sandbox.cgroups import BotCgroup, BotControl, children_of, real_uid
 from arena_runner.sandbox.launch import SANDBOX_UID, start_sandbox
 from arena_runner.sandbox.tiers import Tier
@@ -38,7 +39,8 @@ FIFO's too: bwrap's namespaces keep other bots from a bot's FIFOs, see
 
 
 class BotProcess:
-    """A running bot: its ``Popen`` (binary stdio pipes), its cgroup (or None), freezing."""
+    """A running bot: its ``Popen`` (binary stdio pipes), its cgroup (or None), freezing.
+    ``pool``: where its cgroup goes once it is killed (None: removed)."""
 
     def __init__(
         self,
@@ -46,11 +48,14 @@ class BotProcess:
         cgroup: BotCgroup | None = None,
         *,
         tier: str = "NONE",
+        pool: CgroupPool | None = None,
     ) -> None:
         self.popen = popen
         self.cgroup = cgroup
         self.tier = tier
-        self._control = BotControl(popen, cgroup)
+        self._control = BotControl(
+            popen, cgroup, BotCgroup.remove if pool is None else pool.give_back
+        )
         self._cpu_pid: int | None = None
         self._cpu_fd: int | None = None
         """An open ``/proc/PID/schedstat`` of the bot's interpreter, re-read with pread."""
@@ -311,10 +316,13 @@ def _write_freezer(cgroup: BotCgroup, frozen: bool) -> None:
     (cgroup.dirs["freezer"] / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
 
 
-def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -> BotProcess:
+def spawn_bot_process(
+    path: Path | None, policy: SandboxPolicy, workdir: Path, pool: CgroupPool | None = None
+) -> BotProcess:
     """Start ``bots.runtime`` for the bot file ``path`` at ``policy.tier`` with a seat
     dir under ``workdir``; raises OSError when the sandbox cannot be set up. ``None``
-    starts a blank sandbox (``seat_dir`` set) whose bot the ``start`` message names."""
+    starts a blank sandbox (``seat_dir`` set) whose bot the ``start`` message names.
+    ``pool``: the runner's cgroups (the bot's is taken from it and given back to it)."""
     become_subreaper()
     claim = None
     uid = policy.uid
@@ -326,7 +334,12 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
     cgroup = None
     try:
         if policy.cgroups:
-            cgroup = BotCgroup.create(f"bot{next(_names)}", policy.limits)
+            name = f"bot{next(_names)}"
+            cgroup = (
+                BotCgroup.create(name, policy.limits)
+                if pool is None
+                else pool.take(name, policy.limits)
+            )
     except BaseException:
         if claim is not None:
             claim.release()
@@ -346,11 +359,11 @@ def spawn_bot_process(path: Path | None, policy: SandboxPolicy, workdir: Path) -
             _OUTER.add(popen.pid)
     except BaseException:
         if cgroup is not None:
-            cgroup.remove()
+            (BotCgroup.remove if pool is None else pool.give_back)(cgroup)
         if claim is not None:
             claim.release()
         raise
-    process = BotProcess(popen, cgroup, tier=policy.tier.name)
+    process = BotProcess(popen, cgroup, tier=policy.tier.name, pool=pool)
     process.seat_dir = seat_dir
     process.uid_claim = claim
     if os.geteuid() == 0 and uid != 0:

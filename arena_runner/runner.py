@@ -18,6 +18,7 @@ from arena_runner.drivers import InProcessDriver, PlayerFactory
 from arena_runner.pipes import wait_readable
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process
+from arena_runner.sandbox.cgroup_pool import CgroupPool
 from arena_runner.sandbox.cgroups import janitor
 from arena_runner.sandbox.launch import SANDBOX_UID, child_bot_path, fill_seat
 from arena_runner.sandbox.tiers import Tier
@@ -57,6 +58,8 @@ class BotRunner:
         if self.policy.tier is not Tier.NONE:
             _janitor_once(self.policy.uid)
         self.workdir = make_workdir()
+        self.cgroups = CgroupPool()
+        """Its bots' cgroups, each kept for the next bot once its bot is released."""
         self.drivers: list[SubprocessDriver] = []
         self._blanks: list[BotProcess] = []
         self._lock = threading.Lock()
@@ -83,7 +86,12 @@ class BotRunner:
             warm = (blank, child_bot_path(self.policy.tier, blank.seat_dir, entry))
             self._owed += 1
         driver = SubprocessDriver(
-            path, policy=self.policy, workdir=self.workdir, name=name, warm=warm
+            path,
+            policy=self.policy,
+            workdir=self.workdir,
+            name=name,
+            warm=warm,
+            cgroups=self.cgroups,
         )
         self.drivers.append(driver)
         return driver
@@ -131,7 +139,7 @@ class BotRunner:
     def _start_blank(self, spare: int) -> None:
         try:
             with sparing(spare):
-                blank = spawn_bot_process(None, self.policy, self.workdir)
+                blank = spawn_bot_process(None, self.policy, self.workdir, self.cgroups)
         except OSError as exc:  # a driver then spawns its own and reports the failure
             log.warning("could not start a blank sandbox: %s", exc)
             return
@@ -178,6 +186,7 @@ class BotRunner:
                 if stream is not None:
                     stream.close()
         self._blanks.clear()
+        self.cgroups.close()
         remove_workdir(self.workdir)
 
     def __enter__(self) -> BotRunner:

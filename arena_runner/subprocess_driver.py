@@ -17,6 +17,7 @@ from arena_runner.pipes import LineReader, LineTooLong, PipeClosed, PipeTimeout,
 from arena_runner.policy import SandboxPolicy, resolve_policy
 from arena_runner.process import BotProcess, kill_bot_process, spawn_bot_process, wait_for_exit
 from arena_runner.result import Fault, FaultKind
+from arena_runner.sandbox.cgroup_pool import CgroupPool
 from arena_runner.sandbox.launch import BOT_MOUNT
 from arena_runner.sandbox.limits import Limits
 from arena_runner.sandbox.tiers import Tier
@@ -94,6 +95,7 @@ class SubprocessDriver:
         end_timeout: float = DEFAULT_END_TIMEOUT,
         spawn: Spawner | None = None,
         warm: tuple[BotProcess, str] | None = None,
+        cgroups: CgroupPool | None = None,
     ) -> None:
         self.path = Path(path)
         self.name = name or self.path.stem
@@ -108,6 +110,8 @@ class SubprocessDriver:
         self._own_workdir = workdir is None and spawn is None
         self._workdir = workdir
         self._spawn = spawn
+        self._cgroups = cgroups
+        """The runner's bot cgroups (see :mod:`~arena_runner.sandbox.cgroup_pool`)."""
         self._warm = warm
         """A blank sandbox already started, and the bot file it is to import (see
         :class:`~arena_runner.runner.BotRunner`): used instead of the first spawn."""
@@ -178,7 +182,7 @@ class SubprocessDriver:
                 if self._workdir is None or not self._workdir.exists():
                     self._workdir = make_workdir()
                 policy = dataclasses.replace(self.policy, limits=limits)
-                proc = spawn_bot_process(self.path, policy, self._workdir)
+                proc = spawn_bot_process(self.path, policy, self._workdir, self._cgroups)
         except BotLoadError as exc:  # a refused bot package: the bot's fault, not ours
             self._launch_error = f"the bot package is refused: {exc}"
             self._launch_kind = FaultKind.ERROR

@@ -24,7 +24,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -277,10 +277,17 @@ def usable_version() -> str | None:
 
 
 class BotControl:
-    """Freeze, thaw and kill one bot: through its cgroup, else by signals to its tree."""
+    """Freeze, thaw and kill one bot: through its cgroup, else by signals to its tree.
+    ``dispose`` takes the cgroup once the bot is killed (default: removes it; a runner's
+    :class:`~arena_runner.sandbox.cgroup_pool.CgroupPool` keeps it for the next bot)."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], cgroup: BotCgroup | None) -> None:
-        self.proc, self.cgroup = proc, cgroup
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        cgroup: BotCgroup | None,
+        dispose: Callable[[BotCgroup], None] = BotCgroup.remove,
+    ) -> None:
+        self.proc, self.cgroup, self.dispose = proc, cgroup, dispose
 
     def freeze(self) -> None:
         if self.cgroup is not None:
@@ -295,10 +302,10 @@ class BotControl:
             self._signal_tree(signal.SIGCONT)
 
     def kill_all(self, timeout: float = 5.0) -> None:
-        """Kill the bot and everything it started, reap it, and drop its cgroup."""
+        """Kill the bot and everything it started, reap it, and dispose of its cgroup."""
         tree = self._signal_tree(signal.SIGKILL)
         if self.cgroup is not None:
-            self.cgroup.remove()
+            self.dispose(self.cgroup)
         self.proc.wait()
         deadline = time.monotonic() + timeout
         while any(is_running(pid) for pid in tree) and time.monotonic() < deadline:
