@@ -3,7 +3,10 @@ their bots are known; a driver takes one, the bot is copied in and named by ``st
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+
+import pytest
 
 from arena_runner import BotRunner, FaultKind, play_match, resolve_policy
 from arena_runner.pipes import wait_readable
@@ -58,15 +61,28 @@ def test_a_blank_runtime_refuses_a_start_that_names_no_bot() -> None:
     assert BotSession(None, None).handle(named)["type"] == "ready"
 
 
-def test_a_driver_waits_for_a_blank_being_started_rather_than_starting_another() -> None:
+def test_a_driver_waits_for_a_blank_being_started_rather_than_starting_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     with BotRunner(resolve_policy(), warm=1) as runner:
+        gate, started = threading.Event(), []
+        start_blank = runner._start_blank
+
+        def held_start(spare: int) -> None:  # the replacement's start, held at the gate
+            gate.wait(10)
+            start_blank(spare)
+            with runner._lock:
+                started.append(runner._blanks[-1].pid)
+
+        monkeypatch.setattr(runner, "_start_blank", held_start)
         taken = runner.driver(resolve_bot("random"))
         runner.release(taken)  # its replacement is being started now
         assert runner._pending and runner._blanks == []
         replacement = runner._pending[0]
-        driver = runner.driver(resolve_bot("random"))
+        threading.Timer(0.2, gate.set).start()
+        driver = runner.driver(resolve_bot("random"))  # waits for it
         assert replacement.done() and runner._blanks == []
-        assert driver.pid is not None and driver.pid != taken.pid
+        assert driver.pid is not None and [driver.pid] == started != [taken.pid]
         assert len(runner.drivers) == 1
 
 
