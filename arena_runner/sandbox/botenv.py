@@ -29,7 +29,9 @@ BOTENV_VERSION = 2
 BASE_PYTHON = "/usr/bin/python3.11"
 REQUIREMENTS = ("orjson==3.13.0", "networkx==3.6.1", "numpy==2.4.6")
 """What a bot may import besides the standard library and the SDK: numpy for trained
-policies (weights shipped in the bot's package folder or zip)."""
+policies (weights shipped in the bot's package folder or zip), networkx for the board's
+graph (:mod:`engine.board.topology` builds it when asked, never at start-up), orjson
+(no bot process of ours imports it: the host's side of :mod:`bots.protocol` does)."""
 SRC_MOUNT = "/arena/src"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STAMP_NAME = ".catan-botenv.json"
