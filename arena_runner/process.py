@@ -19,6 +19,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from arena_runner.cpu import cpu_seconds, leaf_pid, process_chain
@@ -40,7 +41,7 @@ FIFO's too: bwrap's namespaces keep other bots from a bot's FIFOs, see
 
 class BotProcess:
     """A running bot: its ``Popen`` (binary stdio pipes), its cgroup (or None), freezing.
-    ``pool``: where its cgroup goes once it is killed (None: removed)."""
+    ``dispose`` takes its cgroup once it is killed (default: removes it)."""
 
     def __init__(
         self,
@@ -48,14 +49,12 @@ class BotProcess:
         cgroup: BotCgroup | None = None,
         *,
         tier: str = "NONE",
-        pool: CgroupPool | None = None,
+        dispose: Callable[[BotCgroup], None] = BotCgroup.remove,
     ) -> None:
         self.popen = popen
         self.cgroup = cgroup
         self.tier = tier
-        self._control = BotControl(
-            popen, cgroup, BotCgroup.remove if pool is None else pool.give_back
-        )
+        self._control = BotControl(popen, cgroup, dispose)
         self._cpu_pid: int | None = None
         self._cpu_fd: int | None = None
         """An open ``/proc/PID/schedstat`` of the bot's interpreter, re-read with pread."""
@@ -332,14 +331,12 @@ def spawn_bot_process(
             claim = claim_uid()
             uid = claim.uid
     cgroup = None
+    make, dispose = (
+        (BotCgroup.create, BotCgroup.remove) if pool is None else (pool.take, pool.give_back)
+    )
     try:
         if policy.cgroups:
-            name = f"bot{next(_names)}"
-            cgroup = (
-                BotCgroup.create(name, policy.limits)
-                if pool is None
-                else pool.take(name, policy.limits)
-            )
+            cgroup = make(f"bot{next(_names)}", policy.limits)
     except BaseException:
         if claim is not None:
             claim.release()
@@ -359,11 +356,11 @@ def spawn_bot_process(
             _OUTER.add(popen.pid)
     except BaseException:
         if cgroup is not None:
-            (BotCgroup.remove if pool is None else pool.give_back)(cgroup)
+            dispose(cgroup)
         if claim is not None:
             claim.release()
         raise
-    process = BotProcess(popen, cgroup, tier=policy.tier.name, pool=pool)
+    process = BotProcess(popen, cgroup, tier=policy.tier.name, dispose=dispose)
     process.seat_dir = seat_dir
     process.uid_claim = claim
     if os.geteuid() == 0 and uid != 0:

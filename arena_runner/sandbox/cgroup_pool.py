@@ -31,7 +31,7 @@ import os
 import threading
 from pathlib import Path
 
-from arena_runner.sandbox.cgroups import INTERPRETER, BotCgroup
+from arena_runner.sandbox.cgroups import BotCgroup
 from arena_runner.sandbox.limits import Limits
 
 LEFTOVER_BYTES = 4 << 20
@@ -103,25 +103,18 @@ class CgroupPool:
 def reusable(group: BotCgroup) -> bool:
     """True if ``group`` holds no process, at most :data:`LEFTOVER_BYTES` of memory
     charge, and is thawed (it is thawed here if it was left frozen)."""
-    directories = [*group.dirs.values()]
-    unified = group.unified
-    if unified is not None and (unified / INTERPRETER).is_dir():
-        directories.append(unified / INTERPRETER)
+    child = group.interpreter
     try:
-        if any(_read(d / "cgroup.procs") for d in directories):
+        if any(_read(d / "cgroup.procs") for d in [*group.dirs.values(), child] if d):
             return False
         if memory_charge(group) > LEFTOVER_BYTES:
             return False
-        for directory in directories:
-            freeze = directory / "cgroup.freeze"
-            if freeze.exists() and _read(freeze) != "0":
-                freeze.write_text("0")
-        freezer = group.dirs.get("freezer")
-        if freezer is not None and _read(freezer / "freezer.state") != "THAWED":
-            (freezer / "freezer.state").write_text("THAWED")
-    except (OSError, ValueError):
+        if child is not None:  # frozen on its own while the bot's interpreter was in it
+            (child / "cgroup.freeze").write_text("0")
+        group.thaw()  # the v2 freezer or the v1 one, waited for
+    except (OSError, ValueError, TimeoutError):
         return False
-    return not group.is_frozen()
+    return True
 
 
 def memory_charge(group: BotCgroup) -> int:
