@@ -67,6 +67,8 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 self._freeze_fd = os.open(freeze_file, os.O_WRONLY | os.O_CLOEXEC)
         self._chain: list[int] = []
+        self._finding = threading.Lock()
+        """Held by :meth:`find_bot` (a runner's background thread or a driver)."""
         self.frozen = False
         self.uid: int | None = None
         """The sandbox uid it runs as (None: this worker's own)."""
@@ -95,18 +97,24 @@ class BotProcess:
         """Locate the bot's own interpreter (call once the child has said hello, before
         the first freeze) and move it into its cgroup's interpreter cgroup: from then on
         a freeze or thaw wakes that process alone, not bwrap's two above it as well (they
-        only wait for it; frozen or not, they run none of the bot's code)."""
-        self._chain = process_chain(self.popen.pid)
-        self._cpu_pid = self._chain[-1]
-        if self.cgroup is None or self._freeze_fd is None or self.frozen:
-            return
-        freeze_file = self.cgroup.hold_interpreter(self._cpu_pid)
-        if freeze_file is None:
-            return
-        with contextlib.suppress(OSError):
-            fd = os.open(freeze_file, os.O_WRONLY | os.O_CLOEXEC)
-            os.close(self._freeze_fd)
-            self._freeze_fd = fd
+        only wait for it; frozen or not, they run none of the bot's code). Once only: a
+        blank sandbox's is found by its runner's background thread as soon as it has
+        booted (the move costs ~2.5 ms, the kernel's, off the next game's clock), and a
+        driver that took it before then waits here for that call to end."""
+        with self._finding:
+            if self._cpu_pid is not None:
+                return
+            self._chain = process_chain(self.popen.pid)
+            self._cpu_pid = self._chain[-1]
+            if self.cgroup is None or self._freeze_fd is None or self.frozen:
+                return
+            freeze_file = self.cgroup.hold_interpreter(self._cpu_pid)
+            if freeze_file is None:
+                return
+            with contextlib.suppress(OSError):
+                fd = os.open(freeze_file, os.O_WRONLY | os.O_CLOEXEC)
+                os.close(self._freeze_fd)
+                self._freeze_fd = fd
 
     def cpu(self) -> float:
         """CPU seconds the bot's interpreter has used so far (two syscalls once known)."""

@@ -20,7 +20,9 @@ writable hierarchy, :class:`BotControl` freezes with SIGSTOP/SIGCONT instead.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import select
 import signal
 import subprocess
 import time
@@ -248,9 +250,12 @@ class BotCgroup:
                     os.kill(pid, signal.SIGKILL)
             with contextlib.suppress(OSError, TimeoutError):
                 self.thaw()
-        deadline = time.monotonic() + timeout
-        while self.pids() and time.monotonic() < deadline:
-            time.sleep(0.005)
+        deadline, before = time.monotonic() + timeout, None
+        while (left := self.pids()) and (remaining := deadline - time.monotonic()) > 0:
+            if left == before:  # exited yet still listed: a nap, not a spin
+                time.sleep(0.001)
+            await_exits(left, min(remaining, EXIT_RECHECK))
+            before = left
 
     def remove(self) -> None:
         """Kill what is left, then delete the directories."""
@@ -308,8 +313,10 @@ class BotControl:
             self.dispose(self.cgroup)
         self.proc.wait()
         deadline = time.monotonic() + timeout
-        while any(is_running(pid) for pid in tree) and time.monotonic() < deadline:
-            time.sleep(0.005)
+        while (left := [p for p in tree if is_running(p)]) and (
+            remaining := deadline - time.monotonic()
+        ) > 0:
+            await_exits(left, min(remaining, EXIT_RECHECK))
 
     def _signal_tree(self, sig: int) -> list[int]:
         tree = [self.proc.pid, *descendants(self.proc.pid)]
@@ -317,6 +324,39 @@ class BotControl:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
         return tree
+
+
+EXIT_RECHECK = 0.05
+"""Seconds between two looks at what is left of a killed bot, should an exit not wake
+:func:`await_exits` (a process that went unnoticed, a pid reused)."""
+
+
+def await_exits(pids: list[int], timeout: float) -> None:
+    """Wait up to ``timeout`` seconds for every process of ``pids`` to exit, woken by
+    the exits themselves (a pidfd each), not by naps: a killed bot's last process takes
+    ~1 ms to go, where a 5 ms nap cost the release of a game's bots ~4 ms. Where pidfds
+    are not available, one 1 ms nap."""
+    fds: list[int] = []
+    try:
+        for pid in pids:
+            try:
+                fds.append(os.pidfd_open(pid))
+            except ProcessLookupError:
+                continue  # gone already
+            except OSError:
+                time.sleep(0.001)
+                return
+        poller = select.poll()
+        for fd in fds:
+            poller.register(fd, select.POLLIN)
+        waiting, deadline = len(fds), time.monotonic() + timeout
+        while waiting and (remaining := deadline - time.monotonic()) > 0:
+            for fd, _ in poller.poll(math.ceil(remaining * 1000)):
+                poller.unregister(fd)
+                waiting -= 1
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def is_running(pid: int) -> bool:

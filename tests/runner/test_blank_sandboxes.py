@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from arena_runner import BotRunner, FaultKind, play_match, resolve_policy
+from arena_runner.cpu import leaf_pid
 from arena_runner.pipes import wait_readable
+from arena_runner.process import BotProcess
 from bots.protocol import start_message
 from bots.registry import resolve_bot
 from bots.runtime import BotSession
@@ -96,3 +98,34 @@ def test_settle_waits_until_the_blank_sandboxes_have_booted() -> None:
         runner.settle()
         assert len(fds) == 2 and all(wait_readable(fd, 0) for fd in fds)
         assert not all(just_spawned)  # control: spawning alone did not boot them
+
+
+def _found(blank: BotProcess) -> bool:
+    """Its interpreter located (and, with cgroups, moved into its interpreter cgroup)."""
+    if not blank.chain or blank.chain[-1] != leaf_pid(blank.pid):
+        return False
+    child = None if blank.cgroup is None else blank.cgroup.interpreter
+    return child is None or (
+        blank.chain[-1] in blank.cgroup.pids()
+        and str(blank.chain[-1]) in (child / "cgroup.procs").read_text().split()
+    )
+
+
+@pytest.mark.parametrize("finding", [True, False])
+def test_a_blank_sandboxs_bot_is_found_in_the_background_before_a_driver_takes_it(
+    monkeypatch: pytest.MonkeyPatch, finding: bool
+) -> None:
+    """The runner's background thread locates each booted blank's interpreter (and moves
+    it into its interpreter cgroup), so a driver taking it does not do it on the game's
+    clock; the control: without that step, a settled blank is not yet found."""
+    if not finding:
+        monkeypatch.setattr(BotRunner, "_find_bots", lambda self: None)
+    with BotRunner(resolve_policy(), warm=2) as runner:
+        runner.settle()
+        assert [_found(b) for b in runner._blanks] == [finding, finding]
+        drivers = [runner.driver(resolve_bot("random")) for _ in range(3)]
+        result = play_match(CONFIG, 3, drivers)
+        assert result.voided is None and all(f == [] for f in result.faults)
+        runner.release_all(drivers)  # their replacements are found as well
+        runner.settle()
+        assert [_found(b) for b in runner._blanks] == [finding] * 2  # two were taken

@@ -98,3 +98,35 @@ def test_janitor_removes_dead_workers_cgroups() -> None:
         assert all(path.exists() for path in mine.dirs.values())  # a live worker's: kept
     finally:
         mine.remove()
+
+
+def test_await_exits_returns_once_the_processes_are_gone_and_not_before() -> None:
+    """Woken by the exits (pidfds): it returns when the last one is gone, and a process
+    that does not exit holds it to the timeout (the control)."""
+    quick = subprocess.Popen(["sleep", "0.2"])
+    slow = subprocess.Popen(["sleep", "30"])
+    try:
+        cgroups.await_exits([quick.pid, slow.pid], 0.5)
+        assert quick.poll() is not None  # waited for the quick one's exit
+        assert slow.poll() is None  # the control: still running at the timeout
+        slow.kill()
+        cgroups.await_exits([quick.pid, slow.pid], 30)
+        assert slow.poll() is not None
+    finally:
+        for proc in (quick, slow):
+            proc.kill()
+            proc.wait()
+
+
+def test_kill_all_leaves_no_process_in_the_cgroup(workdir: Path) -> None:
+    need_tier(Tier.FULL)
+    need_cgroups()
+    group = BotCgroup.create(f"t-{workdir.name}", Limits())
+    try:
+        proc = _start(workdir, group)
+        assert len(group.pids()) >= 2
+        group.kill_all()
+        assert group.pids() == []  # waited until the last one left, not merely signalled
+        proc.wait(5)
+    finally:
+        group.remove()
