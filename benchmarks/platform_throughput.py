@@ -3,6 +3,14 @@
 fresh bot processes for every game) side by side with the bare runner (``play_match`` in
 a loop in the same number of processes, fresh bot processes per game, same seeds).
 
+Both are set up alike, so that what differs is the platform's own work (the queue, the
+claim, the result's writes): the bare runner's processes run in a session of their own
+at the workers' niceness (``CATAN_ARENA_WORKER_NICENESS``; a worker lowers its priority
+and its session's below the site's), each makes its runner (blank sandboxes started) when
+it starts and both are left ``WORKERS_SETTLE`` seconds before their clocks start. The
+platform's clock runs from the commit that queues the matches (the bare runner's starts
+with its seeds in hand) to the last one recorded.
+
 Each repeat runs both, alternating which goes first; the ratio platform / bare is
 reported as min / median / max over the repeats, with both absolute figures.
 """
@@ -10,16 +18,24 @@ reported as min / median / max over the repeats, with both absolute figures.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+from catan_arena.matches.priority import lower_priority  # noqa: E402
+
+if TYPE_CHECKING:
+    from arena_runner import BotRunner
 BENCH_DB = "catan_arena_bench"
 TARGET_RATIO = 0.95
 """Issue 25's goal: the platform plays at least this share of the bare runner's matches
@@ -53,38 +69,76 @@ def _fresh_database() -> None:
         db.execute(f"CREATE DATABASE {BENCH_DB}")
 
 
+_runner: BotRunner | None = None
+"""A bare-runner process's runner, made at its start as a worker's pool process makes its."""
+
+
+def _bare_start(niceness: int) -> None:
+    """A bare-runner process starts as a platform worker's pool process does: at the
+    workers' niceness, with its runner's blank sandboxes started."""
+    global _runner
+    from arena_runner import BotRunner, resolve_policy
+
+    lower_priority(niceness)
+    _runner = BotRunner(resolve_policy(), warm=4)
+
+
 def _bare_worker(seeds: list[str]) -> int:
     """One bare-runner process: each seed a game of four fresh sandboxed random bots."""
-    from arena_runner import BotRunner, play_match, resolve_policy
+    from arena_runner import play_match
     from bots.registry import BUILTINS
     from engine import RulesConfig
 
-    runner = BotRunner(resolve_policy(), warm=4)
-    try:
-        for seed in seeds:
-            drivers = [runner.driver(BUILTINS["random"]) for _ in range(4)]
-            try:
-                play_match(RulesConfig(), seed, drivers, decision_timeout=1.0, time_bank=10.0)
-            finally:
-                runner.release_all(drivers)
-    finally:
-        runner.close()
+    runner = _runner
+    assert runner is not None
+    for seed in seeds:
+        drivers = [runner.driver(BUILTINS["random"]) for _ in range(4)]
+        try:
+            play_match(RulesConfig(), seed, drivers, decision_timeout=1.0, time_bank=10.0)
+        finally:
+            runner.release_all(drivers)
     return len(seeds)
 
 
-def run_bare(seeds: list[str], processes: int) -> float:
-    """Seconds for the bare runner to play ``seeds`` on ``processes`` processes."""
+def _bare_main(processes: int, niceness: int, seeds: list[str]) -> None:
+    """The bare runner in a session of its own (``--bare``): its priority and its
+    session's are the platform workers' (``settings.WORKER_NICENESS``, as
+    :func:`~catan_arena.matches.priority.lower_worker_priority` sets a worker's), so the
+    two are compared at one priority. Prints its seconds."""
+    lower_priority(niceness, session=True)
     shares = [seeds[i::processes] for i in range(processes)]
     context = multiprocessing.get_context("spawn")
-    with context.Pool(processes) as pool:
-        pool.map(_bare_worker, [[]] * processes)  # start-up (imports) outside the clock
+    with context.Pool(processes, initializer=_bare_start, initargs=(niceness,)) as pool:
+        pool.map(_bare_worker, [[]] * processes)  # started, outside the clock
+        time.sleep(WORKERS_SETTLE)
         start = time.perf_counter()
         assert sum(pool.map(_bare_worker, shares)) == len(seeds)
-        return time.perf_counter() - start
+        print(json.dumps(time.perf_counter() - start))
+
+
+def run_bare(seeds: list[str], processes: int, niceness: int) -> float:
+    """Seconds for the bare runner to play ``seeds`` on ``processes`` processes."""
+    command = [sys.executable, __file__, "--bare", str(processes), str(niceness), *seeds]
+    done = subprocess.run(
+        command, check=True, capture_output=True, text=True, start_new_session=True
+    )
+    seconds: float = json.loads(done.stdout.strip().splitlines()[-1])
+    return seconds
+
+
+WORKERS_SETTLE = 2.0
+"""Seconds the workers are left to start their runners (blank sandboxes) before the clock."""
+
+
+TAIL_POLL = 0.005
+"""Seconds between two looks at the last matches' status (0.1 s before them: a look
+costs the machine CPU the workers use)."""
 
 
 def run_platform(seeds: list[str], processes: int, env: dict[str, str]) -> float:
-    """Seconds for ``processes`` celery workers to play ``seeds`` queued as matches."""
+    """Seconds for ``processes`` celery workers to play ``seeds`` queued as matches: from
+    the commit that queues them (as the bare runner's clock starts with its seeds in
+    hand; a scheduler queues matches while the workers play) to the last one recorded."""
     from django.db import transaction
 
     from catan_arena.matches.models import Match
@@ -94,17 +148,19 @@ def run_platform(seeds: list[str], processes: int, env: dict[str, str]) -> float
 
     random_bot = next(v for v in register_builtins() if v.bot.name == "random")
     workers = [CeleryWorker(env, concurrency=1) for _ in range(processes)]
-    time.sleep(2.0)  # pool processes start their runners (blank sandboxes) after "ready"
+    time.sleep(WORKERS_SETTLE)  # pool processes start their runners after "ready"
     try:
         first = Match.objects.order_by("-id").values_list("id", flat=True).first() or 0
-        start = time.perf_counter()
+        queued: list[float] = []
         with transaction.atomic():
+            # runs first of the commit's callbacks, before any match is sent to a worker
+            transaction.on_commit(lambda: queued.append(time.perf_counter()))
             for seed in seeds:
                 create_match([random_bot] * 4, limits=MatchLimits(1.0, 10.0), seed=seed)
         mine = Match.objects.filter(id__gt=first)
-        while mine.filter(status__in=("queued", "running")).exists():
-            time.sleep(0.1)
-        elapsed = time.perf_counter() - start
+        while (left := mine.filter(status__in=("queued", "running")).count()) > 0:
+            time.sleep(0.1 if left > processes else TAIL_POLL)
+        elapsed = time.perf_counter() - queued[0]
         assert mine.filter(status="finished").count() == len(seeds), "a match did not finish"
         return elapsed
     finally:
@@ -115,9 +171,14 @@ def run_platform(seeds: list[str], processes: int, env: dict[str, str]) -> float
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="games per run (default 30)")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--bare", nargs="+", help=argparse.SUPPRESS)  # run_bare's own process
     args = parser.parse_args(argv)
+    if args.bare:
+        processes, niceness, *seeds = args.bare
+        _bare_main(int(processes), int(niceness), seeds)
+        return 0
 
     env = _environment()
     os.environ.update(env)
@@ -125,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
 
     from engine.rng import new_seed
@@ -143,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             seconds = {}
             for which in order:
                 if which == "bare":
-                    seconds[which] = run_bare(seeds, processes)
+                    seconds[which] = run_bare(seeds, processes, settings.WORKER_NICENESS)
                 else:
                     seconds[which] = run_platform(seeds, processes, env)
             bare = 60 * args.games / seconds["bare"]
