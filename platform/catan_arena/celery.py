@@ -12,3 +12,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_arena.settings")
 app = Celery("catan_arena")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+from catan_arena.core import worker_db  # noqa: E402, F401  (its signal handlers)

@@ -327,6 +327,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_DB_REUSE_MAX = env_int("CATAN_ARENA_DB_REUSE_TASKS", 1000, at_least=0)
+"""Celery's Django fixup closes a worker's database connection once in this many tasks,
+not around every task (``catan_arena.core.worker_db``); 0: around every task."""
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": positive_int("CATAN_ARENA_VISIBILITY_TIMEOUT", 4 * 3600),

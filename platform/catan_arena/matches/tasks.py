@@ -14,6 +14,7 @@ from celery.signals import worker_process_init, worker_process_shutdown
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from catan_arena.core.worker_db import close_connections
 from catan_arena.matches.play import close_worker_runner, worker_runner
 from catan_arena.matches.priority import lower_worker_priority
 from catan_arena.matches.services import redispatch_lost_matches, requeue_stuck_matches, run_match
@@ -42,7 +43,9 @@ def play_match_task(match_id: int) -> str | None:
         return run_match(match_id)
     except SoftTimeLimitExceeded:
         # run_match voids the attempt on any exception raised while playing; one raised
-        # elsewhere leaves the match running until the reaper re-queues it.
+        # elsewhere leaves the match running until the reaper re-queues it. The limit's
+        # signal may have cut a query short: the connection is not kept.
+        close_connections()
         return None
 
 
