@@ -142,15 +142,21 @@ class BotRunner:
         with self._lock:
             blanks = list(self._blanks)
         for blank in blanks:
-            assert blank.popen.stdout is not None
-            if not wait_readable(
-                blank.popen.stdout.fileno(), max(0.0, deadline - time.monotonic())
-            ):
+            if not self._booted(blank, deadline):
                 continue
             try:
                 blank.find_bot()
             except Exception:  # its driver finds it again, or reports why it cannot
                 log.warning("could not locate a blank sandbox's bot", exc_info=True)
+
+    def _booted(self, blank: BotProcess, deadline: float) -> bool:
+        """Wait until ``blank`` has said hello (its output readable), ``deadline`` passes
+        or the runner closes (which then waits for no blank's boot)."""
+        assert blank.popen.stdout is not None
+        while not self._closed and (remaining := deadline - time.monotonic()) > 0:
+            if wait_readable(blank.popen.stdout.fileno(), min(remaining, 0.1)):
+                return True
+        return False
 
     def settle(self) -> None:
         """Wait until the blank sandboxes asked for so far have been started and have

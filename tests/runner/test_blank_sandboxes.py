@@ -4,6 +4,7 @@ their bots are known; a driver takes one, the bot is copied in and named by ``st
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,23 @@ def test_a_blank_sandboxs_bot_is_found_in_the_background_before_a_driver_takes_i
         runner.release_all(drivers)  # their replacements are found as well
         runner.settle()
         assert [_found(b) for b in runner._blanks] == [finding] * 2  # two were taken
+
+
+def test_closing_a_runner_does_not_wait_out_a_blank_that_never_boots(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The background step gives up on a blank's boot once the runner closes, instead of
+    holding the close for ``spawn_seconds`` (30 s)."""
+    import arena_runner.runner as runner_module
+
+    def never_readable(fd: int, timeout: float) -> bool:
+        time.sleep(timeout)
+        return False
+
+    monkeypatch.setattr(runner_module, "wait_readable", never_readable)
+    runner = BotRunner(resolve_policy(), warm=1)
+    time.sleep(0.3)
+    assert runner._finding and not runner._finding[0].done()  # still waiting for its boot
+    began = time.monotonic()
+    runner.close()
+    assert time.monotonic() - began < runner.policy.limits.spawn_seconds / 3
