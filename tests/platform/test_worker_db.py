@@ -44,14 +44,17 @@ def test_a_worker_keeps_its_database_connection_between_matches(
     workers: list[Any],
     reuse: str,
 ) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT now()")
+        (worker_started,) = cursor.fetchone()
     worker = CeleryWorker(server_mode | {"CATAN_ARENA_DB_REUSE_TASKS": reuse}, concurrency=1)
     workers.append(worker)
     first = _play(three_authors_bots, worker)
     second = _play(three_authors_bots, worker)
     assert first.started_at is not None and second.started_at is not None
-    # a connection that began before the second match (with the first one's claim) and
-    # is still open after it
-    kept = [began for began in _other_backends() if began < second.started_at]
+    # a connection of the worker's (begun after it started: not one an earlier test of
+    # this process left open) that began before the second match and is still open
+    kept = [b for b in _other_backends() if worker_started <= b < second.started_at]
     if reuse == "0":
         assert kept == []  # the control: each task's connection closed after it
     else:
