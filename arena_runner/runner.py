@@ -170,8 +170,7 @@ class BotRunner:
             blanks = list(self._blanks)
         deadline = time.monotonic() + self.policy.limits.spawn_seconds
         for blank in blanks:
-            assert blank.popen.stdout is not None
-            wait_readable(blank.popen.stdout.fileno(), max(0.0, deadline - time.monotonic()))
+            self._booted(blank, deadline)
 
     def _start_blank(self, spare: int) -> None:
         try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import multiprocessing.util
 import os
 import statistics
 import subprocess
@@ -81,6 +82,7 @@ def _bare_start(niceness: int) -> None:
 
     lower_priority(niceness)
     _runner = BotRunner(resolve_policy(), warm=4)
+    multiprocessing.util.Finalize(_runner, _runner.close, exitpriority=10)  # at its exit
 
 
 def _bare_worker(seeds: list[str]) -> int:
@@ -114,6 +116,8 @@ def _bare_main(processes: int, niceness: int, seeds: list[str]) -> None:
         start = time.perf_counter()
         assert sum(pool.map(_bare_worker, shares)) == len(seeds)
         print(json.dumps(time.perf_counter() - start))
+        pool.close()  # the processes exit (their runners closed), not terminated
+        pool.join()
 
 
 def run_bare(seeds: list[str], processes: int, niceness: int) -> float:
