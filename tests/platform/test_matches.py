@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import os
 import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -14,10 +15,17 @@ import orjson
 import pytest
 from django.utils import timezone
 
+from arena_runner import BotRunner
 from catan_arena.accounts.models import User
 from catan_arena.matches import services
 from catan_arena.matches.models import Match
-from catan_arena.matches.play import play_claim, play_claim_bots_exiting, worker_runner
+from catan_arena.matches.play import (
+    await_bots_exit,
+    close_worker_runner,
+    play_claim,
+    play_claim_bots_exiting,
+    worker_runner,
+)
 from catan_arena.matches.selectors import replay_of
 from catan_arena.matches.services import (
     MatchLimits,
@@ -55,25 +63,73 @@ def test_a_match_is_played_in_the_sandbox_and_recorded(author: User) -> None:
     assert RatingChange.objects.filter(match=match).count() == 4
 
 
+SLOW_EXIT = 0.5
+"""Seconds a test adds to a game's release, so its bots are surely still exiting when
+the worker records the result and claims the next match."""
+
+
+def _slow_release(runner: BotRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = runner.release_all
+
+    def slow(drivers: Any) -> None:
+        if drivers:
+            time.sleep(SLOW_EXIT)
+        real(drivers)
+
+    monkeypatch.setattr(runner, "release_all", slow)
+
+
 @pytest.mark.django_db
-def test_the_bots_exit_beside_the_record_and_are_gone_before_the_next_game(
+def test_the_bots_exit_beside_the_record_and_the_next_claim_and_are_gone_before_the_next_game(
     author: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     versions = active_bots(author, 4)
-    match = create_match(versions, limits=FAST, ladder=True)
+    first, second = (create_match(versions, limits=FAST, ladder=True) for _ in range(2))
     runner = worker_runner()
+    _slow_release(runner, monkeypatch)
     exits: list[threading.Thread] = []
-    real = play_claim_bots_exiting
+    real_play, real_driver = play_claim_bots_exiting, runner.driver
+    seen_at_start: list[tuple[bool, int]] = []  # (a previous game's exit alive, bots held)
 
     def keep_exit(*args: Any, **kwargs: Any) -> Any:
-        played = real(*args, **kwargs)
+        played = real_play(*args, **kwargs)
         exits.append(played.exiting)
         return played
 
+    def driver(*args: Any, **kwargs: Any) -> Any:
+        if len(seen_at_start) == len(exits):  # a game's first bot
+            seen_at_start.append((any(t.is_alive() for t in exits), len(runner.drivers)))
+        return real_driver(*args, **kwargs)
+
     monkeypatch.setattr(services, "play_claim_bots_exiting", keep_exit)
+    monkeypatch.setattr(runner, "driver", driver)
+    assert run_match(first.pk) == "finished"
+    assert exits[0].is_alive()  # recorded while its bots exit: the task does not wait
+    assert run_match(second.pk) == "finished"
+    assert seen_at_start == [(False, 0), (False, 0)]  # the second game began after they left
+    await_bots_exit()
+    assert not any(t.is_alive() for t in exits) and runner.drivers == []
+
+
+@pytest.mark.django_db
+def test_the_last_games_bots_are_gone_before_the_worker_closes_its_runner(
+    author: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = create_match(active_bots(author, 4), limits=FAST)
+    runner = worker_runner()
+    _slow_release(runner, monkeypatch)
+    closed_with: list[int] = []
+    real_close = runner.close
+
+    def close() -> None:
+        closed_with.append(len(runner.drivers))
+        real_close()
+
+    monkeypatch.setattr(runner, "close", close)
     assert run_match(match.pk) == "finished"
-    assert len(exits) == 1 and exits[0] is not None
-    assert not exits[0].is_alive() and runner.drivers == []  # all gone when it returns
+    assert runner.drivers  # still exiting
+    close_worker_runner()
+    assert closed_with == [0]
 
 
 @pytest.mark.django_db

@@ -107,7 +107,7 @@ def test_one_authors_bots_alone_cannot_make_a_round_robin(author: User) -> None:
 def test_duplicate_rotations_share_board_and_dice_with_fresh_bots(
     three_authors_bots: list[BotVersion],
 ) -> None:
-    from catan_arena.matches.play import worker_runner
+    from catan_arena.matches.play import await_bots_exit, worker_runner
     from catan_arena.matches.selectors import replay_of
     from catan_arena.matches.services import run_match
 
@@ -120,6 +120,7 @@ def test_duplicate_rotations_share_board_and_dice_with_fresh_bots(
     replays = []
     for match in matches:
         assert run_match(match.pk) == "finished"
+        await_bots_exit()
         assert worker_runner().drivers == []  # its bot processes were killed after the game
         match.refresh_from_db()
         replays.append(replay_of(match))

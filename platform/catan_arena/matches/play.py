@@ -1,6 +1,11 @@
 """Play one claimed match in this worker process: every seat's version in a fresh
 sandboxed process (blank sandboxes started ahead hide the start-up), nothing of one
-game carried to the next. No database writes here (see :mod:`.services`)."""
+game carried to the next. No database writes here (see :mod:`.services`).
+
+A game's bots exit in a thread of their own once it is over (each asked to exit, then
+killed and reaped), while the worker records the result, hands the task back and claims
+its next match; the next game starts only once they are all gone
+(:func:`await_bots_exit`), and so does the runner's close at the process's end."""
 
 from __future__ import annotations
 
@@ -21,12 +26,15 @@ from arena_runner import (
 )
 from arena_runner.match import default_autopilot
 from arena_runner.person import PersonDriver
+from catan_arena.matches.models import MatchSeat
 from catan_arena.matches.person_mailbox import DatabaseMailbox, PersonClaim
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.storage import materialize
 from engine import Game, RulesConfig
 
 _runner: BotRunner | None = None
+_exiting: Played | None = None
+"""The last game played in this process, while its bots may still be exiting."""
 
 
 @dataclass(frozen=True)
@@ -40,9 +48,15 @@ class Claim:
     decision_seconds: float
     time_bank_seconds: float
     game_seconds: float
-    versions: tuple[BotVersion, ...]
+    seats: tuple[MatchSeat, ...]
+    """The match's seat rows in seat order (each with its version and bot loaded)."""
     person: PersonClaim | None = None
     """A person's game: their seat (its version is the autopilot's stand-in, not run)."""
+
+    @property
+    def versions(self) -> tuple[BotVersion, ...]:
+        """Each seat's bot version."""
+        return tuple(seat.version for seat in self.seats)
 
     @property
     def names(self) -> list[str]:
@@ -59,17 +73,27 @@ def worker_runner() -> BotRunner:
     global _runner
     if _runner is None:
         _runner = BotRunner(resolve_policy(), warm=settings.WARM_SANDBOXES)
-        atexit.register(_runner.close)
+        atexit.register(close_worker_runner)
     return _runner
 
 
 def close_worker_runner() -> None:
-    """Kill this process's blank sandboxes and remove its work dir (a worker process
-    that exits; Celery's pool processes leave without running ``atexit``)."""
+    """Wait for the last game's bots to exit, then kill this process's blank sandboxes
+    and remove its work dir (a worker process that exits; Celery's pool processes leave
+    without running ``atexit``)."""
     global _runner
+    await_bots_exit()
     if _runner is not None:
         _runner.close()
         _runner = None
+
+
+def await_bots_exit() -> None:
+    """Return once the bots of the last game played in this process are all gone."""
+    global _exiting
+    if _exiting is not None:
+        _exiting.wait()
+        _exiting = None
 
 
 @dataclass
@@ -96,11 +120,14 @@ def play_claim(claim: Claim, on_step: Callable[[Game], None] | None = None) -> M
 
 def play_claim_bots_exiting(claim: Claim, on_step: Callable[[Game], None] | None = None) -> Played:
     """Play the claimed match and return as soon as it is over, its bots exiting in a
-    thread meanwhile (each asked to exit, then killed and reaped: ~30 ms a bot), so
-    the caller records the result during their exit instead of after it. The caller
-    must :meth:`Played.wait` before it starts another game. A game that raises leaves
-    with every bot already gone. A person's seat is a
-    :class:`~arena_runner.person.PersonDriver` on the match's database row."""
+    thread meanwhile (each asked to exit, then killed and reaped), so the worker records
+    the result and claims its next match during their exit instead of after it; the
+    previous game's bots are awaited here, before this game's start
+    (:func:`await_bots_exit`). A game that raises leaves with every bot already gone. A
+    person's seat is a :class:`~arena_runner.person.PersonDriver` on the match's
+    database row."""
+    global _exiting
+    await_bots_exit()
     runner = worker_runner()
     person = claim.person
     game = Game.new(claim.rules, claim.seed)
@@ -141,4 +168,5 @@ def play_claim_bots_exiting(claim: Claim, on_step: Callable[[Game], None] | None
         target=runner.release_all, args=(started,), name=f"bots-exit-{claim.match_id}"
     )
     exiting.start()
-    return Played(result, exiting)
+    _exiting = Played(result, exiting)
+    return _exiting

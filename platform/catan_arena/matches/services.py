@@ -30,6 +30,7 @@ from arena_runner.match import worst_case_seconds
 from arena_runner.person import PERSON_GAME_SECONDS
 from catan_arena.core import dispatch
 from catan_arena.core.queues import MATCH_QUEUE
+from catan_arena.core.row_updates import update_rows
 from catan_arena.matches import replay_blob
 from catan_arena.matches.heartbeat import Heartbeat
 from catan_arena.matches.live import LiveFeed
@@ -223,7 +224,7 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         decision_seconds=match.decision_seconds,
         time_bank_seconds=match.time_bank_seconds,
         game_seconds=match.game_seconds,
-        versions=tuple(seat.version for seat in seats),
+        seats=tuple(seats),
         person=person,
     )
 
@@ -256,12 +257,10 @@ def run_match(match_id: int, worker: str | None = None) -> str | None:
     except Exception as exc:
         log.exception("match %s attempt %s failed on the platform", match_id, claim.attempt)
         return void_attempt(claim, f"platform fault: {type(exc).__name__}: {exc}")
-    try:  # written while the bots exit; all gone before the next game
-        if played.result.voided:
-            return void_attempt(claim, played.result.voided)
-        recorded = record_with_retries(claim, played.result)
-    finally:
-        played.wait()
+    # written while the bots exit (all gone before the next game: play.await_bots_exit)
+    if played.result.voided:
+        return void_attempt(claim, played.result.voided)
+    recorded = record_with_retries(claim, played.result)
     return str(Status.FINISHED) if recorded else None
 
 
@@ -313,11 +312,10 @@ def record_result(claim: Claim, result: MatchResult) -> bool:
         match.live = None
         _note_attempt(match, "finished", now)
         match.save(update_fields=MATCH_RESULT_FIELDS)
-        seats = list(match.seats.order_by("seat"))
+        seats = list(claim.seats)  # the match's rows, loaded by its claim
         _fill_seats(seats, result)
-        for seat in seats:  # one plain UPDATE each: bulk_update's CASE costs ~5 ms a seat
-            seat.save(update_fields=SEAT_RESULT_FIELDS)
-        match_done.send(Match, match=match)  # ratings, ladder, tournament, A/B test
+        update_rows(seats, SEAT_RESULT_FIELDS)
+        match_done.send(Match, match=match, seats=seats)  # ratings, ladder, tournament, A/B
     return True
 
 

@@ -15,4 +15,6 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 match_done = Signal()
-"""Sent with ``match`` (a :class:`~catan_arena.matches.models.Match`, already saved)."""
+"""Sent with ``match`` (a :class:`~catan_arena.matches.models.Match`, already saved) and,
+for a finished match, ``seats``: its :class:`~catan_arena.matches.models.MatchSeat` rows
+as just written, in seat order."""

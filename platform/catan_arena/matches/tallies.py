@@ -18,6 +18,8 @@ from django.db import connection, transaction
 
 from catan_arena.matches.models import Match, MatchSeat, Meeting, SeatTally
 
+SEAT_COLUMNS = ("version_id", "seat", "won", "placing", "points", "forfeit")
+"""What a tally reads of a seat."""
 TALLY_FIELDS = ("games", "wins", "placed", "placings", "points", "forfeits")
 MEETING_FIELDS = ("games", "ahead", "behind")
 
@@ -43,17 +45,16 @@ GROUP BY a.version_id, b.version_id
 """Every ordered pair of versions' games together, from the history (one query)."""
 
 
-def count_result(match: Match) -> None:
+def count_result(match: Match, rows: Sequence[MatchSeat] | None = None) -> None:
     """Add ``match`` (just recorded ``finished``) to the tallies; call inside the
-    transaction that recorded it. Anything else (``failed``) counts nothing, nor does a
-    person's game (:mod:`.person`: the bots' record is their games among bots)."""
+    transaction that recorded it (``rows``: its seats as written, read again if not
+    given). Anything else (``failed``) counts nothing, nor does a person's game
+    (:mod:`.person`: the bots' record is their games among bots)."""
     if match.status != Match.Status.FINISHED or match.person_id is not None:
         return
-    seats = list(
-        MatchSeat.objects.filter(match=match).values_list(
-            "version_id", "seat", "won", "placing", "points", "forfeit"
-        )
-    )
+    if rows is None:
+        rows = list(MatchSeat.objects.filter(match=match).only(*SEAT_COLUMNS))
+    seats = [(s.version_id, s.seat, s.won, s.placing, s.points, s.forfeit) for s in rows]
     tallies: dict[tuple[int, int, bool], Counter[str]] = {}
     for version, seat, won, placing, points, forfeit in seats:
         row = tallies.setdefault((version, seat, match.ladder), Counter())
