@@ -139,6 +139,22 @@ TAIL_POLL = 0.005
 costs the machine CPU the workers use)."""
 
 
+UNFINISHED_SQL = "SELECT count(*) FROM matches_match WHERE id > %s AND status = ANY(%s)"
+
+
+def _unfinished(after_id: int) -> int:
+    """How many matches after ``after_id`` are still to play: one plain query (the ORM's
+    compilation, ~0.3 ms of CPU a look, is the bench's, taken from the workers')."""
+    from django.db import connection
+
+    from catan_arena.matches.models import Match
+
+    with connection.cursor() as cursor:
+        cursor.execute(UNFINISHED_SQL, [after_id, [str(s) for s in Match.IN_FLIGHT]])
+        row = cursor.fetchone()
+    return int(row[0])
+
+
 def run_platform(seeds: list[str], processes: int, env: dict[str, str]) -> float:
     """Seconds for ``processes`` celery workers to play ``seeds`` queued as matches: from
     the commit that queues them (as the bare runner's clock starts with its seeds in
@@ -161,11 +177,11 @@ def run_platform(seeds: list[str], processes: int, env: dict[str, str]) -> float
             transaction.on_commit(lambda: queued.append(time.perf_counter()))
             for seed in seeds:
                 create_match([random_bot] * 4, limits=MatchLimits(1.0, 10.0), seed=seed)
-        mine = Match.objects.filter(id__gt=first)
-        while (left := mine.filter(status__in=("queued", "running")).count()) > 0:
+        while (left := _unfinished(first)) > 0:
             time.sleep(0.1 if left > processes else TAIL_POLL)
         elapsed = time.perf_counter() - queued[0]
-        assert mine.filter(status="finished").count() == len(seeds), "a match did not finish"
+        finished = Match.objects.filter(id__gt=first, status=Match.Status.FINISHED).count()
+        assert finished == len(seeds), "a match did not finish"
         return elapsed
     finally:
         for worker in workers:

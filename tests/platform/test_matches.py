@@ -176,6 +176,47 @@ def test_two_concurrent_deliveries_count_once(author: User) -> None:
     assert RatingChange.objects.filter(match=match).count() == 3
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_claim_waits_for_a_claim_in_progress_and_then_finds_it_taken(author: User) -> None:
+    """The claim locks the match's row: a second claimer waits for the first one's
+    commit and then sees the match taken (without the lock both would take it)."""
+    match = create_match(active_bots(author, 3), limits=FAST)
+    locked, release = threading.Event(), threading.Event()
+    claims: list[object] = []
+
+    def first_claimer() -> None:
+        from django.db import connection, transaction
+
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=match.pk)
+                locked.set()
+                release.wait(30)
+                Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
+        finally:
+            connection.close()
+
+    def second_claimer() -> None:
+        from django.db import connection
+
+        try:
+            claims.append(claim_match(match.pk, worker="second"))
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=first_claimer)
+    first.start()
+    assert locked.wait(30)
+    second = threading.Thread(target=second_claimer)
+    second.start()
+    second.join(1.0)
+    assert second.is_alive() and claims == []  # waiting for the first claimer's commit
+    release.set()
+    first.join(30)
+    second.join(30)
+    assert claims == [None]
+
+
 @pytest.mark.django_db
 def test_a_lost_attempt_cannot_record_after_the_match_was_requeued(author: User) -> None:
     match = create_match(active_bots(author, 3), limits=FAST, ladder=True)

@@ -194,9 +194,16 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
     None if the match is not there to take."""
     now = timezone.now()
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
+        # the seats with their versions and the match, the match's row locked: one query
+        seats = list(
+            MatchSeat.objects.select_related("match", "version__bot")
+            .select_for_update(of=("match",))
+            .filter(match_id=match_id)
+            .order_by("seat")
+        )
+        if not seats:
             return None
+        match = seats[0].match
         lost = lost_reason(match, now) if match.status == Status.RUNNING else None
         if match.status != Status.QUEUED and lost is None:
             return None
@@ -214,7 +221,8 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
         match.heartbeat_at = now
         match.live = None
         match.save(update_fields=CLAIM_FIELDS)
-        seats = list(match.seats.select_related("version__bot").order_by("seat"))
+        for seat in seats:
+            seat.match = match
         person = _person_claim(match)
     return Claim(
         match_id=match.pk,
