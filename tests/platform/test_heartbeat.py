@@ -84,3 +84,36 @@ def test_a_match_that_beats_is_never_taken_from_its_worker(author: User, setting
     assert claim_match(match.pk, worker="thief:1:1") is None
     match.refresh_from_db()
     assert (match.status, match.attempts, match.worker) == ("running", attempt, ELSEWHERE)
+
+
+def _connections_to_this_database() -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        )
+        row = cursor.fetchone()
+    return int(row[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_thread_beats_for_successive_matches_and_holds_no_connection_between(
+    author: User,
+) -> None:
+    import threading
+
+    first, first_attempt = claimed(author)
+    second, second_attempt = claimed(author)
+    for match, attempt in ((first, first_attempt), (second, second_attempt)):
+        before, idle = match.heartbeat_at, _connections_to_this_database()
+        with Heartbeat(match.pk, attempt, interval=0.05):
+            time.sleep(0.3)
+            during = _connections_to_this_database()
+        match.refresh_from_db()
+        assert match.heartbeat_at is not None and before is not None
+        assert match.heartbeat_at > before
+        assert during == idle + 1  # the beater's connection (an earlier test's may be open)
+        time.sleep(0.2)
+        assert _connections_to_this_database() == idle  # closed once no attempt is watched
+    assert [t.name for t in threading.enumerate()].count("heartbeat") == 1
