@@ -26,7 +26,7 @@ from arena_runner import (
 )
 from arena_runner.match import default_autopilot
 from arena_runner.person import PersonDriver
-from catan_arena.matches.models import MatchSeat
+from catan_arena.matches.models import Match, MatchSeat
 from catan_arena.matches.person_mailbox import DatabaseMailbox, PersonClaim
 from catan_arena.submissions.models import BotVersion
 from catan_arena.submissions.storage import materialize
@@ -52,6 +52,11 @@ class Claim:
     """The match's seat rows in seat order (each with its version and bot loaded)."""
     person: PersonClaim | None = None
     """A person's game: their seat (its version is the autopilot's stand-in, not run)."""
+
+    @property
+    def match(self) -> Match:
+        """The match's row as the claim wrote it."""
+        return self.seats[0].match
 
     @property
     def versions(self) -> tuple[BotVersion, ...]:

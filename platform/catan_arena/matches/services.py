@@ -5,6 +5,7 @@ embedded default's local worker processes."""
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import socket
@@ -297,29 +298,33 @@ def record_with_retries(claim: Claim, result: MatchResult) -> bool:
 
 def record_result(claim: Claim, result: MatchResult) -> bool:
     """Write the result, the seats and the ladder's rating updates in one transaction,
-    only if this attempt still holds the match (so a match counts exactly once)."""
+    only if this attempt still holds the match (so a match counts exactly once): the
+    match's row is written by one ``UPDATE`` guarded by its status and attempt (no other
+    writer changes what it writes while the attempt holds the match: the reaper and a
+    stop change the status or the attempt first)."""
     compressed, sha256 = replay_blob.pack(result.replay.to_dict())
     now = timezone.now()
+    match = copy.copy(claim.match)  # as the claim left it (a retry starts from it again)
+    outcome = result.outcome
+    match.status = Status.FINISHED
+    match.finished_at = now
+    if match.started_at is not None:
+        match.duration_seconds = (now - match.started_at).total_seconds()
+    match.replay = compressed
+    match.replay_sha256 = sha256
+    match.turns = outcome.turns
+    match.termination = outcome.termination.label
+    match.winner_seat = result.winner
+    match.sandbox_tier = result.tier
+    match.live = None
+    _note_attempt(match, "finished", now)
     with transaction.atomic():
-        # not the live view's blob (the whole game so far), which is only overwritten
-        match = Match.objects.select_for_update().defer("live", "replay").get(pk=claim.match_id)
-        if match.status != Status.RUNNING or match.attempts != claim.attempt:
+        held = Match.objects.filter(
+            pk=claim.match_id, status=Status.RUNNING, attempts=claim.attempt
+        ).update(**{name: getattr(match, name) for name in MATCH_RESULT_FIELDS})
+        if not held:
             log.warning("match %s: attempt %s no longer holds it", match.pk, claim.attempt)
             return False
-        outcome = result.outcome
-        match.status = Status.FINISHED
-        match.finished_at = now
-        if match.started_at is not None:
-            match.duration_seconds = (now - match.started_at).total_seconds()
-        match.replay = compressed
-        match.replay_sha256 = sha256
-        match.turns = outcome.turns
-        match.termination = outcome.termination.label
-        match.winner_seat = result.winner
-        match.sandbox_tier = result.tier
-        match.live = None
-        _note_attempt(match, "finished", now)
-        match.save(update_fields=MATCH_RESULT_FIELDS)
         seats = list(claim.seats)  # the match's rows, loaded by its claim
         _fill_seats(seats, result)
         update_rows(seats, SEAT_RESULT_FIELDS)
