@@ -24,14 +24,19 @@ import argparse
 import multiprocessing
 import os
 import re
+import signal
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
@@ -211,14 +216,34 @@ def _overlap(a: datetime, b: datetime, start: datetime, end: datetime) -> float:
     return max(0.0, (min(b, end) - max(a, start)).total_seconds())
 
 
+def _exit_with_parent(
+    die_with_parent: Callable[[], None], children: Sequence[BaseProcess] = ()
+) -> None:
+    """A bench stopped (Ctrl-C, killed) takes its bare-runner processes with it: each
+    exits when its parent does (asking its own ``children`` to exit first), through its
+    ``finally`` (its runner's blank sandboxes killed), instead of waiting forever for the
+    next table."""
+
+    def leave(signum: int, frame: object) -> None:
+        for child in children:
+            child.terminate()
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, leave)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's Ctrl-C is the bench's
+    die_with_parent()
+
+
 def _bare_process(work: Any, ready: Any, done: Any, niceness: int) -> None:
     """One bare-runner process at the workers' ``niceness``: its runner (blank sandboxes
     started ahead, as a worker's), then the next table from the shared queue until it
     gets None, each finish time sent to ``done``; every seat's bot file in a fresh
     sandboxed process."""
     from arena_runner import BotRunner, play_match, resolve_policy
+    from catan_arena.embedded.workers import die_with_parent
     from engine import RulesConfig
 
+    _exit_with_parent(die_with_parent)
     runner = BotRunner(resolve_policy(), warm=4)
     try:
         ready.put(1)
@@ -244,6 +269,7 @@ def _bare_session(processes: int, work: Any, ready: Any, done: Any, niceness: in
     """A session of its own at the workers' ``niceness`` (the process's and, with
     autogroups, the session's, as a worker started as a service lowers both), holding
     the ``processes`` bare-runner processes, as a Celery worker holds its pool."""
+    from catan_arena.embedded.workers import die_with_parent
     from catan_arena.matches.priority import lower_priority
 
     os.setsid()
@@ -253,6 +279,7 @@ def _bare_session(processes: int, work: Any, ready: Any, done: Any, niceness: in
         context.Process(target=_bare_process, args=(work, ready, done, niceness))
         for _ in range(processes)
     ]
+    _exit_with_parent(die_with_parent, children)
     for child in children:
         child.start()
     for child in children:
