@@ -304,13 +304,13 @@ class Bare:
             ready.get(timeout=120)  # start-up (imports) outside the clock
         time.sleep(2.0)  # the blank sandboxes started ahead, as the workers get
 
-    def chunk(self, tables: list[Table]) -> float:
+    def chunk(self, tables: list[Table], keep_busy: bool = True) -> float:
         """Seconds until the processes have played ``len(tables)`` games, each taking
         the next table when it is free (as the workers do). The ladder is timed to its
-        n-th finished game while its workers are still busy, so the bare runner is too:
-        the other processes play the first tables again meanwhile (waited for, outside
-        the clock)."""
-        extra = tables[: self.processes - 1]
+        n-th finished game while its workers are still busy, so the bare runner is too
+        (``keep_busy``): the other processes play the first tables again meanwhile
+        (waited for, outside the clock)."""
+        extra = tables[: self.processes - 1] if keep_busy else []
         start = time.perf_counter()
         for table in [*tables, *extra]:
             self.work.put(table)
