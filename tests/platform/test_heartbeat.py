@@ -90,9 +90,7 @@ def _connections_to_this_database() -> int:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-        )
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
         row = cursor.fetchone()
     return int(row[0])
 
