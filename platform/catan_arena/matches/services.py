@@ -196,8 +196,10 @@ def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
     now = timezone.now()
     with transaction.atomic():
         # the seats with their versions and the match, the match's row locked: one query
+        # (not a lost attempt's live view, which the claim only clears, once a seat)
         seats = list(
             MatchSeat.objects.select_related("match", "version__bot")
+            .defer("match__live", "match__replay")
             .select_for_update(of=("match",))
             .filter(match_id=match_id)
             .order_by("seat")
