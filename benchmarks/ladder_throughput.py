@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
+    from catan_arena.matches.models import Match
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 BENCH_DB = "catan_arena_bench_ladder"
@@ -88,6 +90,21 @@ class Table:
     decision_seconds: float
     time_bank_seconds: float
     game_seconds: float
+
+    @classmethod
+    def of(cls, match: Match) -> Table:
+        """``match`` as the bare runner plays it again: its seed, rules, clock and bot
+        files (materialized as a worker does)."""
+        from catan_arena.submissions.storage import materialize
+
+        return cls(
+            rules=match.rules,
+            seed=match.seed,
+            paths=tuple(str(materialize(s.version)) for s in match.seats.order_by("seat")),
+            decision_seconds=match.decision_seconds,
+            time_bank_seconds=match.time_bank_seconds,
+            game_seconds=match.game_seconds,
+        )
 
 
 @dataclass(frozen=True)
@@ -151,7 +168,6 @@ class Ladder:
 
         from catan_arena.ladder.selectors import matchmaker_matches
         from catan_arena.ladder.services import fill_ladder
-        from catan_arena.submissions.storage import materialize
 
         first = matchmaker_matches().order_by("-id").values_list("id", flat=True).first() or 0
         mine = matchmaker_matches().filter(id__gt=first)
@@ -171,17 +187,7 @@ class Ladder:
         end = played[-1].finished_at
         assert end is not None
         window = (end - start).total_seconds()
-        tables = [
-            Table(
-                rules=m.rules,
-                seed=m.seed,
-                paths=tuple(str(materialize(s.version)) for s in m.seats.order_by("seat")),
-                decision_seconds=m.decision_seconds,
-                time_bank_seconds=m.time_bank_seconds,
-                game_seconds=m.game_seconds,
-            )
-            for m in played
-        ]
+        tables = [Table.of(m) for m in played]
         while mine.filter(status__in=("queued", "running")).exists():
             time.sleep(0.1)  # the bare runner's chunk starts on an idle machine
         time.sleep(0.5)  # the last task's log line

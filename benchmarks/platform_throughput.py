@@ -27,15 +27,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from benchmarks.ladder_throughput import Bare, Table  # noqa: E402
 
-if TYPE_CHECKING:
-    from catan_arena.matches.models import Match
 BENCH_DB = "catan_arena_bench"
 TARGET_RATIO = 0.95
 """Issue 25's goal: the platform plays at least this share of the bare runner's matches
@@ -129,25 +126,11 @@ class Platform:
         elapsed = time.perf_counter() - queued[0]
         played = list(Match.objects.filter(id__gt=first).order_by("id"))
         assert all(m.status == Match.Status.FINISHED for m in played), "a match did not finish"
-        return elapsed, [_table(m) for m in played]
+        return elapsed, [Table.of(m) for m in played]
 
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
-
-
-def _table(match: Match) -> Table:
-    """``match`` as the bare runner plays it again: its seed, rules, clock and bot files."""
-    from catan_arena.submissions.storage import materialize
-
-    return Table(
-        rules=match.rules,
-        seed=match.seed,
-        paths=tuple(str(materialize(s.version)) for s in match.seats.order_by("seat")),
-        decision_seconds=match.decision_seconds,
-        time_bank_seconds=match.time_bank_seconds,
-        game_seconds=match.game_seconds,
-    )
 
 
 def _with_seeds(tables: list[Table], seeds: list[str]) -> list[Table]:
