@@ -115,3 +115,28 @@ def test_one_thread_beats_for_successive_matches_and_holds_no_connection_between
         time.sleep(0.2)
         assert _connections_to_this_database() == idle  # closed once no attempt is watched
     assert [t.name for t in threading.enumerate()].count("heartbeat") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_beat_that_raises_leaves_the_thread_beating(
+    author: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catan_arena.matches import heartbeat
+
+    match, attempt = claimed(author)
+    real, failures = heartbeat.beat, []
+
+    def beat_failing_once(match_id: int, attempt: int) -> bool:
+        if not failures:
+            failures.append(1)
+            raise RuntimeError("a fault the heartbeat did not foresee")
+        return real(match_id, attempt)
+
+    monkeypatch.setattr(heartbeat, "beat", beat_failing_once)
+    before = match.heartbeat_at
+    with Heartbeat(match.pk, attempt, interval=0.05):
+        time.sleep(0.4)
+    match.refresh_from_db()
+    assert failures == [1]
+    assert before is not None and match.heartbeat_at is not None
+    assert match.heartbeat_at > before  # beats after the one that raised

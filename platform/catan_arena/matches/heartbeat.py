@@ -6,6 +6,7 @@ a worker that comes back finds its attempt superseded and records nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -13,7 +14,7 @@ import time
 from types import TracebackType
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import connection
 from django.utils import timezone
 
 from catan_arena.matches.models import Match
@@ -81,33 +82,38 @@ class _Beater:
 
     def _run(self) -> None:
         while True:
+            with contextlib.suppress(Exception):
+                connection.close()  # idle: no connection held between matches that beat
             with self._changed:
-                heartbeat = self._next_due()
+                while self._watched is None:
+                    self._changed.wait()
+            self._beat_while_watched()
+
+    def _beat_while_watched(self) -> None:
+        """Beat for the watched attempt every interval until none is watched. Anything a
+        beat raises is logged and its connection closed: the thread must outlive it."""
+        while True:
+            with self._changed:
+                heartbeat = self._watched
+                if heartbeat is None:
+                    return
+                due = time.monotonic() + heartbeat.interval
+                while self._watched is heartbeat and (left := due - time.monotonic()) > 0:
+                    self._changed.wait(left)
+                if self._watched is not heartbeat:
+                    continue
                 self._beating = heartbeat
             try:
                 if not beat(heartbeat.match_id, heartbeat.attempt):
                     self.unwatch_if(heartbeat)  # no longer ours: superseded, voided, recorded
-            except DatabaseError:
+            except Exception:
                 log.warning("match %s: heartbeat not written", heartbeat.match_id, exc_info=True)
-                connection.close()
+                with contextlib.suppress(Exception):
+                    connection.close()
             finally:
                 with self._changed:
                     self._beating = None
                     self._changed.notify_all()
-
-    def _next_due(self) -> Heartbeat:
-        """Wait (holding the condition) until the watched attempt's next beat is due."""
-        while True:
-            if self._watched is None:
-                connection.close()  # idle: no connection held between matches that beat
-            while self._watched is None:
-                self._changed.wait()
-            heartbeat = self._watched
-            due = time.monotonic() + heartbeat.interval
-            while self._watched is heartbeat and (left := due - time.monotonic()) > 0:
-                self._changed.wait(left)
-            if self._watched is heartbeat:
-                return heartbeat
 
     def unwatch_if(self, heartbeat: Heartbeat) -> None:
         with self._changed:
