@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from catan_arena.accounts.models import User
 from catan_arena.core.queues import MATCH_QUEUE, VALIDATION_QUEUE
@@ -38,9 +39,13 @@ SLOW = VALID_BOT.replace(
 def hold_the_match_slot(owner: User, worker: CeleryWorker) -> Match:
     versions = []
     for n in range(3):
-        version = upload_version(owner, f"slow-{n}", "slow.py", SLOW + f"# {n}\n".encode()).version
-        BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)
-        versions.append(BotVersion.objects.get(pk=version.pk))
+        # active before its validation is queued (at the commit): a validator that took
+        # it still pending would play its slow smoke game, and the fresh upload would
+        # wait behind it (a race seen once in CI)
+        with transaction.atomic():
+            upload = upload_version(owner, f"slow-{n}", "slow.py", SLOW + f"# {n}\n".encode())
+            BotVersion.objects.filter(pk=upload.version.pk).update(status=BotVersion.Status.ACTIVE)
+        versions.append(BotVersion.objects.get(pk=upload.version.pk))
     match = create_match(versions, limits=MatchLimits(1.0, 5.0))
     wait_for(lambda: status(match) == "running", 60, "the slow match to start", worker)
     return match
