@@ -29,7 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -222,9 +222,7 @@ def _overlap(a: datetime, b: datetime, start: datetime, end: datetime) -> float:
     return max(0.0, (min(b, end) - max(a, start)).total_seconds())
 
 
-def _exit_with_parent(
-    die_with_parent: Callable[[], None], children: Sequence[BaseProcess] = ()
-) -> None:
+def _exit_with_parent(children: Sequence[BaseProcess] = ()) -> None:
     """A bench stopped (Ctrl-C, killed) takes its bare-runner processes with it: each
     exits when its parent does (asking its own ``children`` to exit first), through its
     ``finally`` (its runner's blank sandboxes killed), instead of waiting forever for the
@@ -234,6 +232,8 @@ def _exit_with_parent(
         for child in children:
             child.terminate()
         raise SystemExit(128 + signum)
+
+    from catan_arena.embedded.workers import die_with_parent
 
     signal.signal(signal.SIGTERM, leave)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's Ctrl-C is the bench's
@@ -246,10 +246,9 @@ def _bare_process(work: Any, ready: Any, done: Any, niceness: int) -> None:
     gets None, each finish time sent to ``done``; every seat's bot file in a fresh
     sandboxed process."""
     from arena_runner import BotRunner, play_match, resolve_policy
-    from catan_arena.embedded.workers import die_with_parent
     from engine import RulesConfig
 
-    _exit_with_parent(die_with_parent)
+    _exit_with_parent()
     runner = BotRunner(resolve_policy(), warm=4)
     try:
         ready.put(1)
@@ -275,7 +274,6 @@ def _bare_session(processes: int, work: Any, ready: Any, done: Any, niceness: in
     """A session of its own at the workers' ``niceness`` (the process's and, with
     autogroups, the session's, as a worker started as a service lowers both), holding
     the ``processes`` bare-runner processes, as a Celery worker holds its pool."""
-    from catan_arena.embedded.workers import die_with_parent
     from catan_arena.matches.priority import lower_priority
 
     os.setsid()
@@ -285,7 +283,7 @@ def _bare_session(processes: int, work: Any, ready: Any, done: Any, niceness: in
         context.Process(target=_bare_process, args=(work, ready, done, niceness))
         for _ in range(processes)
     ]
-    _exit_with_parent(die_with_parent, children)
+    _exit_with_parent(children)
     for child in children:
         child.start()
     for child in children:

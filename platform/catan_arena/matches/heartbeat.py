@@ -74,11 +74,15 @@ class _Beater:
     def unwatch(self, heartbeat: Heartbeat) -> None:
         """Stop beating for ``heartbeat``; returns once a beat of it in flight landed."""
         with self._changed:
-            if self._watched is heartbeat:
-                self._watched = None
-                self._changed.notify_all()
+            self._forget(heartbeat)
             while self._beating is heartbeat:
                 self._changed.wait()
+
+    def _forget(self, heartbeat: Heartbeat) -> None:
+        """No more beats for ``heartbeat`` (call holding the condition)."""
+        if self._watched is heartbeat:
+            self._watched = None
+            self._changed.notify_all()
 
     def _run(self) -> None:
         while True:
@@ -103,22 +107,19 @@ class _Beater:
                 if self._watched is not heartbeat:
                     continue
                 self._beating = heartbeat
+            ours = True
             try:
-                if not beat(heartbeat.match_id, heartbeat.attempt):
-                    self.unwatch_if(heartbeat)  # no longer ours: superseded, voided, recorded
+                ours = beat(heartbeat.match_id, heartbeat.attempt)
             except Exception:
                 log.warning("match %s: heartbeat not written", heartbeat.match_id, exc_info=True)
                 with contextlib.suppress(Exception):
                     connection.close()
             finally:
                 with self._changed:
+                    if not ours:  # no longer ours: superseded, voided, recorded
+                        self._forget(heartbeat)
                     self._beating = None
                     self._changed.notify_all()
-
-    def unwatch_if(self, heartbeat: Heartbeat) -> None:
-        with self._changed:
-            if self._watched is heartbeat:
-                self._watched = None
 
 
 _the_beater: _Beater | None = None
