@@ -4,6 +4,7 @@ talks to the suite's own Redis and to the test's PostgreSQL database."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -18,10 +19,20 @@ from typing import Protocol
 import redis
 from kombu.transport.redis import PRIORITY_STEPS, Channel
 
+from catan_arena.embedded.workers import PR_SET_PDEATHSIG
 from tests.support.services import suite_services
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 60.0
+_prctl = ctypes.CDLL(None, use_errno=True).prctl
+"""Resolved here, not in the child between fork and exec (no loading there)."""
+
+
+def _exit_with_parent() -> None:
+    """Run in the worker between fork and exec: SIGTERM (a warm shutdown, its pool and
+    bots stopped) when the process that started it dies, even by SIGKILL, so a killed
+    test run or bench leaves no worker playing from the queue it shared."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 def redis_url() -> str:
@@ -44,6 +55,7 @@ class CeleryWorker:
         concurrency: int = 2,
         beat: bool = False,
         queues: str = "celery,validation",
+        ready_seconds: float = READY_SECONDS,
     ) -> None:
         self.name = f"test-{uuid.uuid4().hex[:8]}@%h"
         self.log = Path(tempfile.mkstemp(prefix="celery-worker-", suffix=".log")[1])
@@ -64,18 +76,23 @@ class CeleryWorker:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=_exit_with_parent,
             )
-        self._wait_ready()
+        try:
+            self._wait_ready(ready_seconds)
+        except BaseException:  # not left running: no caller holds it to stop it
+            self.stop()
+            raise
 
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + READY_SECONDS
+    def _wait_ready(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"celery worker exited:\n{self.output()}")
             if " ready." in self.output():
                 return
             time.sleep(0.1)
-        raise TimeoutError(f"celery worker not ready in {READY_SECONDS} s:\n{self.output()}")
+        raise TimeoutError(f"celery worker not ready in {seconds} s:\n{self.output()}")
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
