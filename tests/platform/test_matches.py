@@ -217,6 +217,50 @@ def test_a_claim_waits_for_a_claim_in_progress_and_then_finds_it_taken(author: U
     assert claims == [None]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_queued_match_is_taken_by_two_statements_outside_any_transaction(
+    author: User,
+) -> None:
+    """No ``BEGIN`` and ``COMMIT`` around a queued match's claim: its read and its
+    guarded write each commit by themselves (two round trips, where four were)."""
+    from django.db import connection
+
+    match = create_match(active_bots(author, 3), limits=FAST)
+    seen: list[bool] = []
+
+    def note(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        seen.append(connection.in_atomic_block)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        claim = claim_match(match.pk, worker="here")
+    assert claim is not None and claim.attempt == 1
+    assert seen == [False, False]
+    match.refresh_from_db()
+    assert (match.status, match.attempts, match.worker) == ("running", 1, "here")
+
+
+@pytest.mark.django_db
+def test_a_claim_read_before_another_claim_was_put_back_does_not_take_the_match(
+    author: User,
+) -> None:
+    """Between a claim's read and its write another worker took the match and a stop
+    put it back uncounted: the same status and attempt count as read, but not the same
+    match to take (its log holds the interruption); a fresh read takes it."""
+    match = create_match(active_bots(author, 3), limits=FAST)
+    stale = list(services._seats_with_match(match.pk))
+    first = claim_match(match.pk, worker="first")
+    assert first is not None
+    assert services.release_interrupted(match.pk, "first")
+    match.refresh_from_db()
+    assert (match.status, match.attempts) == ("queued", 0)
+    assert services._claim_queued(stale, "second", timezone.now()) is None
+    again = claim_match(match.pk, worker="third")
+    assert again is not None and again.attempt == 1
+    match.refresh_from_db()
+    assert match.worker == "third" and "interrupted" in match.attempt_log[-1]["outcome"]
+
+
 @pytest.mark.django_db
 def test_a_lost_attempt_cannot_record_after_the_match_was_requeued(author: User) -> None:
     match = create_match(active_bots(author, 3), limits=FAST, ladder=True)

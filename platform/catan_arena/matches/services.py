@@ -23,6 +23,7 @@ from django.db import (
     connection,
     transaction,
 )
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from arena_runner import MatchResult
@@ -187,46 +188,97 @@ CLAIM_FIELDS = [
     "status", "attempts", "worker", "started_at", "deadline", "heartbeat_at", "attempt_log",
     "live",
 ]  # fmt: skip
+TAKE_FIELDS = [f for f in CLAIM_FIELDS if f != "attempt_log"]
+"""What taking a queued match writes (its attempt log is unchanged)."""
+TAKEN_AS_READ = ("status", "attempts", "started_at")
+"""What must not have changed since a queued match was read for it to be taken: any
+claim meanwhile sets a new start, even one put back since with the same status and
+attempt count (a stop does not count the attempt)."""
 
 
 def claim_match(match_id: int, worker: str | None = None) -> Claim | None:
     """Take a match for this worker: ``queued → running`` (or a running one whose
-    deadline passed: its worker is lost), guarded in the database so one caller wins.
-    None if the match is not there to take."""
+    worker is lost), guarded in the database so one caller wins. None if the match is
+    not there to take.
+
+    A queued match (the usual case) is read, then taken by one ``UPDATE`` guarded by the
+    status, attempt and start it was read with: two statements, no transaction around them (a
+    ``BEGIN`` and a ``COMMIT`` are two more round trips, each a wait while every core is
+    busy playing). A second claimer's ``UPDATE`` waits for the first's row lock and
+    then finds the status changed. A lost attempt's match is taken under its row's lock
+    (:func:`_claim_lost`), as its attempt log and a give-up are written with it."""
     now = timezone.now()
+    seats = list(_seats_with_match(match_id))
+    if not seats:
+        return None
+    match = seats[0].match
+    if match.status == Status.QUEUED:
+        return _claim_queued(seats, worker, now)
+    if match.status == Status.RUNNING and lost_reason(match, now) is not None:
+        return _claim_lost(match_id, worker, now)
+    return None
+
+
+def _seats_with_match(match_id: int) -> QuerySet[MatchSeat]:
+    """The match's seats in seat order with their versions, bots and the match, in one
+    query (not the match's replay, nor a lost attempt's live view, which the claim only
+    clears)."""
+    return (
+        MatchSeat.objects.select_related("match", "version__bot")
+        .defer("match__live", "match__replay")
+        .filter(match_id=match_id)
+        .order_by("seat")
+    )
+
+
+def _claim_queued(seats: list[MatchSeat], worker: str | None, now: datetime) -> Claim | None:
+    match = seats[0].match
+    read = {name: getattr(match, name) for name in TAKEN_AS_READ}
+    _take(match, worker, now)
+    taken = Match.objects.filter(pk=match.pk, **read)
+    changes = {name: getattr(match, name) for name in TAKE_FIELDS}
+    if match.person_id is None:
+        return _claim(seats, None) if taken.update(**changes) else None
+    with transaction.atomic():  # a person's seat is seen in the same transaction
+        return _claim(seats, _person_claim(match)) if taken.update(**changes) else None
+
+
+def _claim_lost(match_id: int, worker: str | None, now: datetime) -> Claim | None:
+    """Take a running match whose worker is lost, its row locked while the lost
+    attempt is logged (or the match given up after its last attempt)."""
     with transaction.atomic():
-        # the seats with their versions and the match, the match's row locked: one query
-        # (not a lost attempt's live view, which the claim only clears, once a seat)
-        seats = list(
-            MatchSeat.objects.select_related("match", "version__bot")
-            .defer("match__live", "match__replay")
-            .select_for_update(of=("match",))
-            .filter(match_id=match_id)
-            .order_by("seat")
-        )
+        seats = list(_seats_with_match(match_id).select_for_update(of=("match",)))
         if not seats:
             return None
         match = seats[0].match
         lost = lost_reason(match, now) if match.status == Status.RUNNING else None
-        if match.status != Status.QUEUED and lost is None:
+        if lost is None:
             return None
-        if lost is not None:
-            _note_attempt(match, lost, now)
-            if match.attempts >= match.max_attempts:
-                _give_up(match)
-                return None
-        budget = budget_of(match)
-        match.status = Status.RUNNING
-        match.attempts += 1
-        match.worker = (worker or worker_name())[:200]
-        match.started_at = now
-        match.deadline = now + timedelta(seconds=budget + settings.MATCH_DEADLINE_MARGIN)
-        match.heartbeat_at = now
-        match.live = None
+        _note_attempt(match, lost, now)
+        if match.attempts >= match.max_attempts:
+            _give_up(match)
+            return None
+        _take(match, worker, now)
         match.save(update_fields=CLAIM_FIELDS)
-        for seat in seats:
-            seat.match = match
-        person = _person_claim(match)
+        return _claim(seats, _person_claim(match))
+
+
+def _take(match: Match, worker: str | None, now: datetime) -> None:
+    """Make ``match`` this worker's next attempt (in memory; the caller writes it)."""
+    budget = budget_of(match)
+    match.status = Status.RUNNING
+    match.attempts += 1
+    match.worker = (worker or worker_name())[:200]
+    match.started_at = now
+    match.deadline = now + timedelta(seconds=budget + settings.MATCH_DEADLINE_MARGIN)
+    match.heartbeat_at = now
+    match.live = None
+
+
+def _claim(seats: list[MatchSeat], person: PersonClaim | None) -> Claim:
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
     return Claim(
         match_id=match.pk,
         attempt=match.attempts,

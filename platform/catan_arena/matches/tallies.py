@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from django.db import connection, transaction
 
+from catan_arena.core.statement_batches import Statement, execute_together
 from catan_arena.matches.models import Match, MatchSeat, Meeting, SeatTally
 
 SEAT_COLUMNS = ("version_id", "seat", "won", "placing", "points", "forfeit")
@@ -76,21 +77,26 @@ def count_result(match: Match, rows: Sequence[MatchSeat] | None = None) -> None:
             if placing is not None and other_placing is not None:
                 row["ahead"] += placing < other_placing
                 row["behind"] += placing > other_placing
-    # keys in one order: two results recorded at once lock their rows in the same order
-    _add(SeatTally, ("version_id", "seat", "ladder"), TALLY_FIELDS, tallies)
-    _add(Meeting, ("version_id", "opponent_id"), MEETING_FIELDS, meetings)
+    # keys in one order: two results recorded at once lock their rows in the same order;
+    # both statements in one round trip where the database takes them together
+    upserts = [
+        _adding(SeatTally, ("version_id", "seat", "ladder"), TALLY_FIELDS, tallies),
+        _adding(Meeting, ("version_id", "opponent_id"), MEETING_FIELDS, meetings),
+    ]
+    execute_together([u for u in upserts if u is not None])
 
 
-def _add(
+def _adding(
     model: type[SeatTally] | type[Meeting],
     key: Sequence[str],
     fields: Sequence[str],
     counts: dict[tuple[int, int, bool], Counter[str]] | dict[tuple[int, int], Counter[str]],
-) -> None:
-    """Add ``counts`` to ``model``'s rows, inserting the missing ones (one statement:
-    ``INSERT … ON CONFLICT DO UPDATE``, PostgreSQL's and SQLite's alike)."""
+) -> Statement | None:
+    """The statement that adds ``counts`` to ``model``'s rows, inserting the missing
+    ones (``INSERT … ON CONFLICT DO UPDATE``, PostgreSQL's and SQLite's alike); None if
+    there is nothing to add."""
     if not counts:
-        return
+        return None
     table = model._meta.db_table
     columns = [*key, *fields]
     rows = [(*k, *(counts[k][f] for f in fields)) for k in sorted(counts)]  # type: ignore[index]
@@ -100,8 +106,7 @@ def _add(
         f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "
         f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {update}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [value for row in rows for value in row])
+    return sql, [value for row in rows for value in row]
 
 
 def recompute_tallies() -> int:
