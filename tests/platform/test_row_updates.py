@@ -3,13 +3,12 @@ server's PostgreSQL and on the embedded default's SQLite, and touches no other r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.serve_tree import manage
+from tests.support.serve_tree import on_embedded_default
 
 FIELDS = [
     "points", "placing", "won", "forfeit", "faults", "fault_count", "decisions",
@@ -74,15 +73,7 @@ def test_one_statement_writes_what_saving_each_row_writes_on_postgresql() -> Non
 
 
 def test_one_statement_writes_what_saving_each_row_writes_on_sqlite(tmp_path: Path) -> None:
-    migrated = manage(tmp_path, "migrate", "--verbosity", "0")
-    assert migrated.returncode == 0, migrated.stderr
-    code = (
-        "import json; from tests.platform.test_row_updates import scenario; "
-        "print(json.dumps(scenario()))"
-    )
-    run = manage(tmp_path, "shell", "-c", code)
-    assert run.returncode == 0, run.stderr
-    _check(json.loads(run.stdout.strip().splitlines()[-1]))
+    _check(on_embedded_default(tmp_path, __name__, "scenario"))
 
 
 @pytest.mark.django_db

@@ -5,13 +5,12 @@ recorded result's tallies take one call."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.serve_tree import manage
+from tests.support.serve_tree import on_embedded_default
 
 HOSTILE = "x'); DROP TABLE batch_probe; -- 100% %s ; ñ"
 
@@ -52,15 +51,7 @@ def test_statements_run_in_order_in_one_call_on_postgresql() -> None:
 
 
 def test_statements_run_in_order_one_call_each_on_sqlite(tmp_path: Path) -> None:
-    migrated = manage(tmp_path, "migrate", "--verbosity", "0")
-    assert migrated.returncode == 0, migrated.stderr
-    code = (
-        "import json; from tests.platform.test_statement_batches import scenario; "
-        "print(json.dumps(scenario()))"
-    )
-    run = manage(tmp_path, "shell", "-c", code)
-    assert run.returncode == 0, run.stderr
-    result = json.loads(run.stdout.strip().splitlines()[-1])
+    result = on_embedded_default(tmp_path, __name__, "scenario")
     assert result == {"calls": 3, "rows": [[1, HOSTILE], [2, "two!"]]}
 
 

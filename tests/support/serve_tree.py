@@ -5,6 +5,7 @@ workers, bots) read from ``/proc``."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -14,10 +15,14 @@ import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from tests.support.celery_worker import wait_for
 
-__all__ = ["ServeTree", "embedded_env", "free_port", "manage", "still_alive", "wait_for"]
+__all__ = [
+    "ServeTree", "embedded_env", "free_port", "manage", "on_embedded_default", "still_alive",
+    "wait_for",
+]  # fmt: skip
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 90.0
@@ -46,6 +51,17 @@ def manage(data: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[
         text=True,
         timeout=300,
     )
+
+
+def on_embedded_default(data: Path, module: str, function: str) -> Any:
+    """What ``module.function()`` returns (JSON-ready) when it runs in ``manage.py shell``
+    on the embedded default's SQLite, freshly migrated in ``data``."""
+    migrated = manage(data, "migrate", "--verbosity", "0")
+    assert migrated.returncode == 0, migrated.stderr
+    code = f"import json; from {module} import {function}; print(json.dumps({function}()))"
+    run = manage(data, "shell", "-c", code)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])
 
 
 def process_tree(root: int) -> dict[int, str]:
