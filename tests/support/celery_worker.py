@@ -4,7 +4,6 @@ talks to the suite's own Redis and to the test's PostgreSQL database."""
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import os
 import signal
@@ -19,20 +18,11 @@ from typing import Protocol
 import redis
 from kombu.transport.redis import PRIORITY_STEPS, Channel
 
-from catan_arena.embedded.workers import PR_SET_PDEATHSIG
+from catan_arena.embedded.workers import die_with_parent
 from tests.support.services import suite_services
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 60.0
-_prctl = ctypes.CDLL(None, use_errno=True).prctl
-"""Resolved here, not in the child between fork and exec (no loading there)."""
-
-
-def _exit_with_parent() -> None:
-    """Run in the worker between fork and exec: SIGTERM (a warm shutdown, its pool and
-    bots stopped) when the process that started it dies, even by SIGKILL, so a killed
-    test run or bench leaves no worker playing from the queue it shared."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 def redis_url() -> str:
@@ -76,7 +66,9 @@ class CeleryWorker:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                preexec_fn=_exit_with_parent,
+                # SIGTERM (a warm shutdown) when its starter dies, even by SIGKILL: a
+                # killed run or bench leaves no worker playing from the queue it shared
+                preexec_fn=die_with_parent,
             )
         try:
             self._wait_ready(ready_seconds)

@@ -25,6 +25,9 @@ IDLE_POLL_SECONDS = 0.5
 UNAVAILABLE_RETRY_SECONDS = 30.0
 """A validation the sandbox could not run is tried again after this long."""
 PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl
+"""Resolved at import, so :func:`die_with_parent` loads nothing when it runs (it may run
+in a child between fork and exec, as a ``preexec_fn``)."""
 
 
 class Stop(BaseException):
@@ -35,8 +38,7 @@ class Stop(BaseException):
 def die_with_parent(sig: int = signal.SIGTERM) -> None:
     """Ask the kernel to send ``sig`` to this process when its parent dies (the
     supervisor killed with SIGKILL leaves no worker behind)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
+    _prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
 
 
 def _on_term(signum: int, frame: FrameType | None) -> None:
