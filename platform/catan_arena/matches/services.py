@@ -5,6 +5,7 @@ embedded default's local worker processes."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import os
@@ -237,10 +238,11 @@ def _claim_queued(seats: list[MatchSeat], worker: str | None, now: datetime) -> 
     _take(match, worker, now)
     taken = Match.objects.filter(pk=match.pk, **read)
     changes = {name: getattr(match, name) for name in TAKE_FIELDS}
-    if match.person_id is None:
-        return _claim(seats, None) if taken.update(**changes) else None
-    with transaction.atomic():  # a person's seat is seen in the same transaction
-        return _claim(seats, _person_claim(match)) if taken.update(**changes) else None
+    # a person's seat is seen in the take's transaction; a bots' match needs none
+    with transaction.atomic() if match.person_id is not None else contextlib.nullcontext():
+        if not taken.update(**changes):
+            return None
+        return _claim(seats, _person_claim(match))
 
 
 def _claim_lost(match_id: int, worker: str | None, now: datetime) -> Claim | None:
